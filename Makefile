@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+# MRC for Linux: top-level build.
+#
+#   make          build mrc.ko (with BTF), the eBPF objects, the C++
+#                 userspace and the selftests
+#   make demo     boot a guest and show AF_MRC at work
+#   make check    build, host unit tests, then the guest suite
+#   make deps     install every Debian package the above need
+#
+# The target kernel is Debian's packaged kernel, found from
+# /lib/modules/*/build (scripts/target-kernel.sh), never `uname -r`.
+
+BUILD       ?= $(CURDIR)/build
+KVER         = $(shell scripts/target-kernel.sh)
+KSRC        := $(BUILD)/linux-source
+KBUILD_TREE  = $(BUILD)/kbuild-$(KVER)
+JOBS        ?= $(shell nproc)
+CMAKE_TYPE  ?= RelWithDebInfo
+
+BPF_SRCS    := $(wildcard ebpf/*.bpf.c)
+SELFTEST_SRCS := $(wildcard selftests/*.c)
+
+.PHONY: all deps build module userspace ebpf selftests linux-source \
+	check demo checkpatch format clean
+
+all: deps
+	@$(MAKE) --no-print-directory build
+
+build: module ebpf userspace selftests
+
+deps:
+	@scripts/deps.sh
+
+linux-source:
+	@scripts/linux-source.sh $(KSRC)
+
+module: linux-source
+	@scripts/kbuild-tree.sh $(KVER) $(KSRC) $(KBUILD_TREE)
+	$(MAKE) -C $(KBUILD_TREE) M=$(CURDIR) RESOLVE_BTFIDS=/bin/true modules
+	@readelf -S kernel/mrc.ko | grep -q '\.BTF' || \
+		{ echo "kernel/mrc.ko has no .BTF section" >&2; exit 1; }
+
+ebpf: module
+	@mkdir -p $(BUILD)/ebpf
+	@[ -s $(BUILD)/ebpf/vmlinux.h ] || \
+		bpftool btf dump file $(KBUILD_TREE)/vmlinux format c > $(BUILD)/ebpf/vmlinux.h
+	@for src in $(BPF_SRCS); do \
+		obj=$(BUILD)/ebpf/$$(basename $$src .c).o; \
+		echo "  BPF     $$obj"; \
+		clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+			-I$(BUILD)/ebpf -Iinclude/uapi -c $$src -o $$obj || exit 1; \
+	done
+
+userspace:
+	cmake -S userspace -B $(BUILD)/userspace -DCMAKE_BUILD_TYPE=$(CMAKE_TYPE) >/dev/null
+	cmake --build $(BUILD)/userspace -j $(JOBS)
+
+selftests: linux-source
+	@mkdir -p $(BUILD)/selftests
+	@for src in $(SELFTEST_SRCS); do \
+		bin=$(BUILD)/selftests/$$(basename $$src .c); \
+		echo "  CC      $$bin"; \
+		gcc -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
+			-I$(KSRC)/tools/testing/selftests -Iinclude/uapi \
+			$$src -o $$bin || exit 1; \
+	done
+
+check: all
+	selftests/run
+
+demo: all
+	vm-test/run --timeout 300 -- scripts/demo-guest.sh
+
+checkpatch: linux-source
+	$(KSRC)/scripts/checkpatch.pl --no-tree --strict -q -f \
+		kernel/*.[ch] include/uapi/linux/*.h vm-test/warnmod/*.c
+
+format:
+	clang-format -i $$(git ls-files 'userspace/*.cpp' 'userspace/*.hpp')
+
+clean:
+	-$(MAKE) -C $(KBUILD_TREE) M=$(CURDIR) clean 2>/dev/null
+	rm -rf $(BUILD)

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * MRC (Multipath Reliable Connection) socket API shared by the kernel
+ * module, the eBPF programs and the C++ tools. The wire format and the
+ * generic netlink API get their own headers next to this one.
+ */
+#ifndef _UAPI_LINUX_MRC_H
+#define _UAPI_LINUX_MRC_H
+
+#include <linux/types.h>
+#include <linux/socket.h>
+
+/*
+ * Address family. Linux 6.1 has no free number at or above AF_MAX (46),
+ * so mrc.ko borrows a number whose historic family is gone (19 was
+ * AF_ECONET, removed in 3.5). The module parameter "family" overrides it;
+ * programs must read the live value from MRC_FAMILY_SYSFS rather than
+ * trusting this default.
+ */
+#define MRC_AF_DEFAULT		19
+#define MRC_FAMILY_SYSFS	"/sys/module/mrc/parameters/family"
+
+/* The only protocol number accepted by socket(AF_MRC, type, protocol). */
+#define MRC_PROTO_DEFAULT	0
+
+/* Level for setsockopt()/getsockopt() options of AF_MRC sockets. */
+#define SOL_MRC			299
+
+/*
+ * struct sockaddr_mrc - an MRC endpoint.
+ * @mrc_family:		the live AF_MRC value
+ * @mrc_port:		service port in network byte order, like a TCP port
+ * @mrc_addr_family:	AF_INET or AF_INET6: which member of the union is valid
+ * @mrc_reserved:	must be zero
+ * @mrc_addr4:		IPv4 address of any one plane of the host
+ * @mrc_addr6:		IPv6 address of any one plane of the host
+ * @mrc_scope_id:	IPv6 scope for link-local addresses, zero otherwise
+ *
+ * A host is reached through one of its plane addresses; the other planes
+ * are learnt during the connection handshake.
+ */
+struct sockaddr_mrc {
+	__kernel_sa_family_t	mrc_family;
+	__be16			mrc_port;
+	__u16			mrc_addr_family;
+	__u16			mrc_reserved;
+	union {
+		__be32		mrc_addr4;
+		__u8		mrc_addr6[16];
+	};
+	__u32			mrc_scope_id;
+};
+
+#endif /* _UAPI_LINUX_MRC_H */

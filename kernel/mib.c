@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-netns MRC counters: increment, fold across CPUs, and the stable
+ * name table printed by /proc/net/mrc_stat (and later by netlink).
+ */
+#include <linux/bug.h>
+
+#include "protocol.h"
+
+static const char * const mrc_mib_names[MRC_MIB_MAX] = {
+	[MRC_MIB_SOCKCREATE]	= "SockCreate",
+	[MRC_MIB_SOCKREJECT]	= "SockReject",
+	[MRC_MIB_SOCKRELEASE]	= "SockRelease",
+};
+
+void mrc_mib_inc(struct net *net, enum mrc_mib_field field)
+{
+	if (WARN_ON_ONCE(field <= MRC_MIB_NUM || field >= MRC_MIB_MAX))
+		return;
+	this_cpu_inc(mrc_pernet(net)->mib->mibs[field]);
+}
+
+u64 mrc_mib_read(struct net *net, enum mrc_mib_field field)
+{
+	struct mrc_net *mn = mrc_pernet(net);
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu_ptr(mn->mib, cpu)->mibs[field];
+	return sum;
+}
+
+/* One "Name value" line a counter, in enum order. */
+void mrc_mib_seq_show(struct seq_file *seq, struct net *net)
+{
+	int i;
+
+	for (i = MRC_MIB_NUM + 1; i < MRC_MIB_MAX; i++)
+		seq_printf(seq, "%s %llu\n", mrc_mib_names[i],
+			   mrc_mib_read(net, i));
+}

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mrc.ko entry points: module parameters, init and exit. Each subsystem
+ * is brought up in order and torn down in exactly the reverse order.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+
+#include "protocol.h"
+
+int mrc_family = MRC_AF_DEFAULT;
+module_param_named(family, mrc_family, int, 0444);
+MODULE_PARM_DESC(family, "socket address family number of AF_MRC (default "
+		 __stringify(MRC_AF_DEFAULT) ", must be free and below AF_MAX)");
+
+static int __init mrc_init(void)
+{
+	int err;
+
+	if (mrc_family <= AF_UNSPEC || mrc_family >= AF_MAX) {
+		pr_err("family=%d is out of range 1..%d\n", mrc_family,
+		       AF_MAX - 1);
+		return -EINVAL;
+	}
+
+	err = mrc_pernet_init();
+	if (err)
+		return err;
+
+	err = mrc_socket_init();
+	if (err)
+		goto err_pernet;
+
+	pr_info("AF_MRC registered as family %d\n", mrc_family);
+	return 0;
+
+err_pernet:
+	mrc_pernet_exit();
+	return err;
+}
+
+static void __exit mrc_exit(void)
+{
+	mrc_socket_exit();
+	mrc_pernet_exit();
+}
+
+module_init(mrc_init);
+module_exit(mrc_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("MRC: Multipath Reliable Connection transport");
+MODULE_VERSION(MRC_MODULE_VERSION);

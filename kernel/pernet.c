@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per network namespace state of MRC: allocation and teardown of
+ * struct mrc_net, and its /proc/net/mrc_stat view.
+ */
+#include <linux/proc_fs.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+
+#include "protocol.h"
+
+static unsigned int mrc_pernet_id __read_mostly;
+
+struct mrc_net *mrc_pernet(const struct net *net)
+{
+	return net_generic(net, mrc_pernet_id);
+}
+
+static int mrc_stat_seq_show(struct seq_file *seq, void *v)
+{
+	struct net *net = seq->private;
+
+	seq_printf(seq, "SockInUse %d\n", sock_prot_inuse_get(net, &mrc_prot));
+	mrc_mib_seq_show(seq, net);
+	return 0;
+}
+
+static int __net_init mrc_pernet_net_init(struct net *net)
+{
+	struct mrc_net *mn = mrc_pernet(net);
+
+	mn->mib = alloc_percpu(struct mrc_mib);
+	if (!mn->mib)
+		return -ENOMEM;
+
+	if (!proc_create_net_single("mrc_stat", 0444, net->proc_net,
+				    mrc_stat_seq_show, NULL))
+		goto err_free_mib;
+	return 0;
+
+err_free_mib:
+	free_percpu(mn->mib);
+	return -ENOMEM;
+}
+
+static void __net_exit mrc_pernet_net_exit(struct net *net)
+{
+	struct mrc_net *mn = mrc_pernet(net);
+
+	remove_proc_entry("mrc_stat", net->proc_net);
+	free_percpu(mn->mib);
+}
+
+static struct pernet_operations mrc_pernet_ops = {
+	.init = mrc_pernet_net_init,
+	.exit = mrc_pernet_net_exit,
+	.id = &mrc_pernet_id,
+	.size = sizeof(struct mrc_net),
+};
+
+int mrc_pernet_init(void)
+{
+	return register_pernet_subsys(&mrc_pernet_ops);
+}
+
+void mrc_pernet_exit(void)
+{
+	unregister_pernet_subsys(&mrc_pernet_ops);
+}
