@@ -60,9 +60,9 @@ selftests: linux-source
 	@for src in $(SELFTEST_SRCS); do \
 		bin=$(BUILD)/selftests/$$(basename $$src .c); \
 		echo "  CC      $$bin"; \
-		gcc -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE \
+		gcc -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -D_GNU_SOURCE \
 			-I$(KSRC)/tools/testing/selftests -Iinclude/uapi \
-			$$src -o $$bin || exit 1; \
+			$$src -o $$bin -lbpf || exit 1; \
 	done
 
 check: all

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the AF_MRC kselftests: the live family number and the
+ * per-netns counters of /proc/net/mrc_stat.
+ */
+#ifndef MRC_SELFTEST_LIB_H
+#define MRC_SELFTEST_LIB_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/mrc.h>
+
+/* AF_MRC as the loaded module registered it; -1 if mrc.ko is not loaded. */
+static inline int mrc_lib_family(void)
+{
+	FILE *f = fopen(MRC_FAMILY_SYSFS, "r");
+	int family = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &family) != 1)
+		family = -1;
+	fclose(f);
+	return family;
+}
+
+/* Value of counter @name in this netns's /proc/net/mrc_stat, or -1. */
+static inline long long mrc_lib_stat(const char *name)
+{
+	FILE *f = fopen("/proc/net/mrc_stat", "r");
+	char key[64];
+	long long val, found = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", key, &val) == 2) {
+		if (!strcmp(key, name)) {
+			found = val;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+#endif /* MRC_SELFTEST_LIB_H */
