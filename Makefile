@@ -71,9 +71,11 @@ check: all
 demo: all
 	vm-test/run --timeout 300 -- scripts/demo-guest.sh
 
+# CONST_STRUCT: the proto_ops tables get .family from a module parameter
+# at init, so they are __ro_after_init rather than const.
 checkpatch: linux-source
-	$(KSRC)/scripts/checkpatch.pl --no-tree --strict -q -f \
-		kernel/*.[ch] include/uapi/linux/*.h vm-test/warnmod/*.c
+	$(KSRC)/scripts/checkpatch.pl --no-tree --strict -q --ignore CONST_STRUCT -f \
+		$$(git ls-files 'kernel/*.[ch]' 'include/*.h' 'vm-test/warnmod/*.c')
 
 format:
 	clang-format -i $$(git ls-files 'userspace/*.cpp' 'userspace/*.hpp')

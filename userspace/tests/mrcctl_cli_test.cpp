@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "cli.hpp"
-
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <vector>
 
+#include "cli.hpp"
 #include "sysfs_fixture.hpp"
 
 namespace {
@@ -19,7 +18,7 @@ struct Result {
 
 class MrcctlCli : public FakeSysfs {
  protected:
-  Result Run(std::vector<std::string_view> args) const {
+  [[nodiscard]] Result Run(std::vector<std::string_view> args) const {
     std::ostringstream out;
     std::ostringstream err;
     const mrcctl::Environment env{.sysfs_module_dir = ModuleDir()};

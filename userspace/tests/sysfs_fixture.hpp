@@ -3,8 +3,8 @@
 #pragma once
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -20,7 +20,7 @@ class FakeSysfs : public ::testing::Test {
 
   void TearDown() override { std::filesystem::remove_all(root_); }
 
-  std::filesystem::path ModuleDir() const { return root_ / "mrc"; }
+  [[nodiscard]] std::filesystem::path ModuleDir() const { return root_ / "mrc"; }
 
   // Creates the module directory; std::nullopt leaves a file out.
   void WriteModule(const std::optional<std::string>& family,

@@ -50,7 +50,8 @@ int ParseFamily(std::string_view text) {
 
 ModuleInfo ReadModuleInfo(const std::filesystem::path& module_dir) {
   if (!std::filesystem::is_directory(module_dir)) {
-    throw Error("mrc.ko is not loaded (no " + module_dir.string() + "); load it with 'modprobe mrc'");
+    throw Error("mrc.ko is not loaded (no " + module_dir.string() +
+                "); load it with 'modprobe mrc'");
   }
   ModuleInfo info;
   info.family = ParseFamily(ReadFile(module_dir / "parameters" / "family"));
