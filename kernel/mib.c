@@ -11,6 +11,7 @@ static const char * const mrc_mib_names[MRC_MIB_MAX] = {
 	[MRC_MIB_SOCKCREATE]	= "SockCreate",
 	[MRC_MIB_SOCKREJECT]	= "SockReject",
 	[MRC_MIB_SOCKRELEASE]	= "SockRelease",
+	[MRC_MIB_PLANENETDEVGONE] = "PlaneNetdevGone",
 };
 
 void mrc_mib_inc(struct net *net, enum mrc_mib_field field)
@@ -29,6 +30,11 @@ u64 mrc_mib_read(struct net *net, enum mrc_mib_field field)
 	for_each_possible_cpu(cpu)
 		sum += per_cpu_ptr(mn->mib, cpu)->mibs[field];
 	return sum;
+}
+
+const char *mrc_mib_name(enum mrc_mib_field field)
+{
+	return mrc_mib_names[field];
 }
 
 /* One "Name value" line a counter, in enum order. */

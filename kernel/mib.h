@@ -16,6 +16,7 @@ enum mrc_mib_field {
 	MRC_MIB_SOCKCREATE,	/* AF_MRC sockets created */
 	MRC_MIB_SOCKREJECT,	/* socket() refused: bad type or protocol */
 	MRC_MIB_SOCKRELEASE,	/* AF_MRC sockets released */
+	MRC_MIB_PLANENETDEVGONE, /* planes removed because their netdev went */
 	__MRC_MIB_MAX
 };
 
@@ -27,6 +28,7 @@ struct mrc_mib {
 
 void mrc_mib_inc(struct net *net, enum mrc_mib_field field);
 u64 mrc_mib_read(struct net *net, enum mrc_mib_field field);
+const char *mrc_mib_name(enum mrc_mib_field field);
 void mrc_mib_seq_show(struct seq_file *seq, struct net *net);
 
 #endif /* __MRC_MIB_H */

@@ -8,6 +8,7 @@
 #include <linux/module.h>
 
 #include "protocol.h"
+#include "plane.h"
 
 int mrc_family = MRC_AF_DEFAULT;
 module_param_named(family, mrc_family, int, 0444);
@@ -28,13 +29,26 @@ static int __init mrc_init(void)
 	if (err)
 		return err;
 
-	err = mrc_socket_init();
+	err = mrc_netlink_init();
 	if (err)
 		goto err_pernet;
+
+	/* After netlink: the notifier raises events. */
+	err = mrc_plane_init();
+	if (err)
+		goto err_netlink;
+
+	err = mrc_socket_init();
+	if (err)
+		goto err_plane;
 
 	pr_info("AF_MRC registered as family %d\n", mrc_family);
 	return 0;
 
+err_plane:
+	mrc_plane_exit();
+err_netlink:
+	mrc_netlink_exit();
 err_pernet:
 	mrc_pernet_exit();
 	return err;
@@ -43,7 +57,12 @@ err_pernet:
 static void __exit mrc_exit(void)
 {
 	mrc_socket_exit();
+	/* Replays NETDEV_UNREGISTER: every plane goes, with its event. */
+	mrc_plane_exit();
+	mrc_netlink_exit();
 	mrc_pernet_exit();
+	/* Planes and profiles are freed by RCU callbacks in this module. */
+	rcu_barrier();
 }
 
 module_init(mrc_init);

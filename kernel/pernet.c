@@ -8,6 +8,7 @@
 #include <net/netns/generic.h>
 
 #include "protocol.h"
+#include "plane.h"
 
 static unsigned int mrc_pernet_id __read_mostly;
 
@@ -29,6 +30,11 @@ static int __net_init mrc_pernet_net_init(struct net *net)
 {
 	struct mrc_net *mn = mrc_pernet(net);
 
+	mn->net = net;
+	mutex_init(&mn->lock);
+	xa_init_flags(&mn->ev_profiles, XA_FLAGS_ALLOC);
+	xa_init_flags(&mn->cc_profiles, XA_FLAGS_ALLOC);
+	xa_init_flags(&mn->conns, XA_FLAGS_ALLOC);
 	mn->mib = alloc_percpu(struct mrc_mib);
 	if (!mn->mib)
 		return -ENOMEM;
@@ -48,6 +54,10 @@ static void __net_exit mrc_pernet_net_exit(struct net *net)
 	struct mrc_net *mn = mrc_pernet(net);
 
 	remove_proc_entry("mrc_stat", net->proc_net);
+	/* Devices of a dying netns went first, taking their planes along. */
+	mrc_plane_flush(mn);
+	mrc_profiles_flush(mn);
+	xa_destroy(&mn->conns);
 	free_percpu(mn->mib);
 }
 

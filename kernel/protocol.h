@@ -6,8 +6,11 @@
 #ifndef __MRC_PROTOCOL_H
 #define __MRC_PROTOCOL_H
 
+#include <linux/mutex.h>
+#include <linux/xarray.h>
 #include <net/sock.h>
 #include <linux/mrc.h>
+#include <linux/mrc_netlink.h>
 
 #include "mib.h"
 
@@ -32,14 +35,30 @@ static inline struct mrc_sock *mrc_sk(const struct sock *sk)
 	return (struct mrc_sock *)sk;
 }
 
+struct mrc_plane;
+
 /*
  * struct mrc_net - per network namespace state.
- * @mib: per-cpu counters, see mib.h
+ * @net:	the namespace
+ * @lock:	serialises every control-plane change of this netns: planes[],
+ *		ev_profiles, cc_profiles and their contents. Lock order:
+ *		rtnl_lock() before @lock (the netdev notifier runs under RTNL).
+ * @planes:	planes by id; RCU for the data path, @lock for writers
+ * @ev_profiles: EV profiles by id (struct mrc_ev_profile), RCU readers
+ * @cc_profiles: CC profiles by id (struct mrc_cc_profile), RCU readers
+ * @conns:	connections by id, filled by the data path
+ * @mib:	per-cpu counters, see mib.h
  *
  * Allocated by the pernet subsystem, lives exactly as long as the netns.
  */
 struct mrc_net {
-	struct mrc_mib __percpu *mib;
+	struct net			*net;
+	struct mutex			lock;	/* order: rtnl_lock, then this */
+	struct mrc_plane __rcu		*planes[MRC_MAX_PLANES];
+	struct xarray			ev_profiles;
+	struct xarray			cc_profiles;
+	struct xarray			conns;
+	struct mrc_mib __percpu		*mib;
 };
 
 extern struct proto mrc_prot;
@@ -48,6 +67,11 @@ struct mrc_net *mrc_pernet(const struct net *net);
 
 int mrc_pernet_init(void);
 void mrc_pernet_exit(void);
+
+void mrc_profiles_flush(struct mrc_net *mn);
+
+int mrc_netlink_init(void);
+void mrc_netlink_exit(void);
 
 int mrc_socket_init(void);
 void mrc_socket_exit(void);

@@ -38,10 +38,10 @@
 enum mrc_cmd {
 	MRC_CMD_UNSPEC,
 	MRC_CMD_INFO_GET,	/* do: -> INFO */
-	MRC_CMD_PLANE_ADD,	/* do: PLANE{IFINDEX, [ID ADDR4 ADDR6 PORT STATE WEIGHT MTU]} -> PLANE */
+	MRC_CMD_PLANE_ADD,	/* do: PLANE{IFINDEX, [settable]} -> PLANE */
 	MRC_CMD_PLANE_DEL,	/* do: PLANE{ID} */
 	MRC_CMD_PLANE_GET,	/* do: PLANE{ID} -> PLANE; dump: all planes */
-	MRC_CMD_PLANE_SET,	/* do: PLANE{ID, [ADDR4 ADDR6 PORT STATE WEIGHT MTU]} -> PLANE */
+	MRC_CMD_PLANE_SET,	/* do: PLANE{ID, [settable but IFINDEX]} -> PLANE */
 	MRC_CMD_EV_PROFILE_NEW,	/* do: EV_PROFILE{[ID] [config]} -> EV_PROFILE */
 	MRC_CMD_EV_PROFILE_SET,	/* do: EV_PROFILE{ID, [STATE config EV_OP]} -> EV_PROFILE */
 	MRC_CMD_EV_PROFILE_GET,	/* do: EV_PROFILE{ID} -> EV_PROFILE (+EVS); dump: all */
@@ -58,6 +58,7 @@ enum mrc_cmd {
 
 	__MRC_CMD_MAX
 };
+
 #define MRC_CMD_MAX (__MRC_CMD_MAX - 1)
 
 /*
@@ -78,6 +79,7 @@ enum mrc_event {
 
 	__MRC_EVENT_MAX
 };
+
 #define MRC_EVENT_MAX (__MRC_EVENT_MAX - 1)
 
 enum mrc_event_reason {
@@ -103,6 +105,7 @@ enum mrc_attr {
 
 	__MRC_ATTR_MAX
 };
+
 #define MRC_ATTR_MAX (__MRC_ATTR_MAX - 1)
 
 /* Capabilities (MRC_INFO_ATTR_CAPS), after the OCP control API's options. */
@@ -133,6 +136,7 @@ enum mrc_info_attr {
 
 	__MRC_INFO_ATTR_MAX
 };
+
 #define MRC_INFO_ATTR_MAX (__MRC_INFO_ATTR_MAX - 1)
 
 /* Administrative state of a plane. */
@@ -165,6 +169,7 @@ enum mrc_plane_attr {
 
 	__MRC_PLANE_ATTR_MAX
 };
+
 #define MRC_PLANE_ATTR_MAX (__MRC_PLANE_ATTR_MAX - 1)
 
 /* Profile life cycle, from the OCP MRC control API. */
@@ -204,6 +209,7 @@ enum mrc_ev_profile_attr {
 
 	__MRC_EV_PROFILE_ATTR_MAX
 };
+
 #define MRC_EV_PROFILE_ATTR_MAX (__MRC_EV_PROFILE_ATTR_MAX - 1)
 
 /*
@@ -220,6 +226,7 @@ enum mrc_ev_attr {
 
 	__MRC_EV_ATTR_MAX
 };
+
 #define MRC_EV_ATTR_MAX (__MRC_EV_ATTR_MAX - 1)
 
 enum mrc_cc_profile_attr {
@@ -232,6 +239,7 @@ enum mrc_cc_profile_attr {
 
 	__MRC_CC_PROFILE_ATTR_MAX
 };
+
 #define MRC_CC_PROFILE_ATTR_MAX (__MRC_CC_PROFILE_ATTR_MAX - 1)
 
 /*
@@ -256,6 +264,7 @@ enum mrc_nscc_attr {
 
 	__MRC_NSCC_ATTR_MAX
 };
+
 #define MRC_NSCC_ATTR_MAX (__MRC_NSCC_ATTR_MAX - 1)
 
 enum mrc_conn_state {
@@ -280,6 +289,7 @@ enum mrc_conn_attr {
 
 	__MRC_CONN_ATTR_MAX
 };
+
 #define MRC_CONN_ATTR_MAX (__MRC_CONN_ATTR_MAX - 1)
 
 enum mrc_path_attr {
@@ -296,6 +306,7 @@ enum mrc_path_attr {
 
 	__MRC_PATH_ATTR_MAX
 };
+
 #define MRC_PATH_ATTR_MAX (__MRC_PATH_ATTR_MAX - 1)
 
 /*
@@ -312,6 +323,7 @@ enum mrc_stats_attr {
 
 	__MRC_STATS_ATTR_MAX
 };
+
 #define MRC_STATS_ATTR_MAX (__MRC_STATS_ATTR_MAX - 1)
 
 #endif /* _UAPI_LINUX_MRC_NETLINK_H */
