@@ -3,7 +3,7 @@
  * Generic netlink family "mrc": attribute policies, the operations table,
  * the module query (INFO_GET) and the event group. Object handlers live in
  * nl_plane.c, nl_profile.c and nl_conn.c. Spec: include/uapi/linux/
- * mrc_netlink.h and Documentation/netlink/mrc.yaml.
+ * mrc_netlink.h and mrc_netlink.yaml.
  */
 #include <net/genetlink.h>
 #include <net/netlink.h>

@@ -2,7 +2,7 @@
 /*
  * MRC generic netlink API: family "mrc", version 1, multicast group
  * "events". Per network namespace. Documented in
- * Documentation/netlink/mrc.yaml next to this header; keep the two in step.
+ * mrc_netlink.yaml next to this header; keep the two in step.
  *
  * Objects and their nests:
  *   MRC_ATTR_INFO       module version, capabilities and limits
