@@ -62,7 +62,8 @@ selftests: linux-source
 		echo "  CC      $$bin"; \
 		gcc -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -D_GNU_SOURCE \
 			-I$(KSRC)/tools/testing/selftests -Iinclude/uapi \
-			$$src -o $$bin -lbpf || exit 1; \
+			$(shell pkg-config --cflags libnl-genl-3.0) \
+			$$src -o $$bin -lbpf $(shell pkg-config --libs libnl-genl-3.0) || exit 1; \
 	done
 
 check: all

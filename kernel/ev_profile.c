@@ -10,6 +10,7 @@
 #include <net/netlink.h>
 
 #include "profile.h"
+#include "netlink.h"
 
 #define MRC_EV_SPACE	(1U << MRC_EV_MAX_BITS)
 
@@ -180,8 +181,10 @@ static int mrc_ev_profile_set_evs(struct mrc_ev_profile *p, struct nlattr *evs,
 		err = nla_parse_nested(tb, MRC_EV_ATTR_MAX, ev, NULL, extack);
 		if (err)
 			return err;
-		if (NL_REQ_ATTR_CHECK(extack, ev, tb, MRC_EV_ATTR_INDEX) ||
-		    NL_REQ_ATTR_CHECK(extack, ev, tb, MRC_EV_ATTR_VALUE))
+		if (MRC_NL_REQUIRE(extack, ev, tb, MRC_EV_ATTR_INDEX,
+				   "each listed EV needs an index") ||
+		    MRC_NL_REQUIRE(extack, ev, tb, MRC_EV_ATTR_VALUE,
+				   "each listed EV needs a value"))
 			return -EINVAL;
 		idx = nla_get_u32(tb[MRC_EV_ATTR_INDEX]);
 		if (idx >= p->ev_count) {
@@ -221,8 +224,10 @@ static int mrc_ev_profile_set_ev_state(struct mrc_ev_profile *p,
 	err = nla_parse_nested(tb, MRC_EV_ATTR_MAX, ev, NULL, extack);
 	if (err)
 		return err;
-	if (NL_REQ_ATTR_CHECK(extack, ev, tb, MRC_EV_ATTR_VALUE) ||
-	    NL_REQ_ATTR_CHECK(extack, ev, tb, MRC_EV_ATTR_STATE))
+	if (MRC_NL_REQUIRE(extack, ev, tb, MRC_EV_ATTR_VALUE,
+			   "an EV state change needs the EV value") ||
+	    MRC_NL_REQUIRE(extack, ev, tb, MRC_EV_ATTR_STATE,
+			   "an EV state change needs the new state"))
 		return -EINVAL;
 	value = nla_get_u32(tb[MRC_EV_ATTR_VALUE]);
 	plane = tb[MRC_EV_ATTR_PLANE] ? nla_get_u32(tb[MRC_EV_ATTR_PLANE]) :

@@ -113,8 +113,10 @@ static const struct nla_policy mrc_nl_path_req[MRC_ATTR_MAX + 1] = {
 int mrc_nl_parse_nest(struct genl_info *info, int type, int maxtype,
 		      const struct nla_policy *policy, struct nlattr **tb)
 {
-	if (GENL_REQ_ATTR_CHECK(info, type))
+	if (GENL_REQ_ATTR_CHECK(info, type)) {
+		NL_SET_ERR_MSG(info->extack, "missing object attribute for this command");
 		return -EINVAL;
+	}
 	return nla_parse_nested(tb, maxtype, info->attrs[type], policy,
 				info->extack);
 }

@@ -33,6 +33,17 @@ int mrc_nl_fill_ev_profile(struct sk_buff *skb, const struct mrc_ev_profile *p,
 int mrc_nl_fill_cc_profile(struct sk_buff *skb, const struct mrc_cc_profile *p);
 int mrc_nl_put_stat(struct sk_buff *skb, const char *name, u64 value);
 
+/*
+ * NL_REQ_ATTR_CHECK() of 6.1 only marks the missing attribute; also say
+ * in words what is missing. @msg must be a string literal.
+ */
+#define MRC_NL_REQUIRE(extack, nest, tb, type, msg) ({			\
+	bool __missing = NL_REQ_ATTR_CHECK(extack, nest, tb, type);	\
+	if (__missing)							\
+		NL_SET_ERR_MSG(extack, msg);				\
+	__missing;							\
+})
+
 /* Parse the object nest @type of a request; it must be present. */
 int mrc_nl_parse_nest(struct genl_info *info, int type, int maxtype,
 		      const struct nla_policy *policy, struct nlattr **tb);

@@ -58,8 +58,8 @@ int mrc_nl_conn_get_doit(struct sk_buff *skb, struct genl_info *info)
 				mrc_conn_policy, tb);
 	if (err)
 		return err;
-	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[MRC_ATTR_CONN], tb,
-			      MRC_CONN_ATTR_ID))
+	if (MRC_NL_REQUIRE(info->extack, info->attrs[MRC_ATTR_CONN], tb,
+			   MRC_CONN_ATTR_ID, "missing connection id"))
 		return -EINVAL;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
@@ -124,8 +124,10 @@ static int mrc_nl_path_check(struct mrc_net *mn, struct nlattr *nest,
 			       extack);
 	if (err)
 		return err;
-	if (NL_REQ_ATTR_CHECK(extack, nest, tb, MRC_PATH_ATTR_CONN_ID) ||
-	    (need_ev && NL_REQ_ATTR_CHECK(extack, nest, tb, MRC_PATH_ATTR_EV)))
+	if (MRC_NL_REQUIRE(extack, nest, tb, MRC_PATH_ATTR_CONN_ID,
+			   "missing connection id") ||
+	    (need_ev && MRC_NL_REQUIRE(extack, nest, tb, MRC_PATH_ATTR_EV,
+				       "missing EV")))
 		return -EINVAL;
 	mutex_lock(&mn->lock);
 	err = mrc_nl_conn_lookup(mn, tb[MRC_PATH_ATTR_CONN_ID], extack) ?
@@ -157,8 +159,10 @@ int mrc_nl_path_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[MRC_PATH_ATTR_MAX + 1];
 
-	if (GENL_REQ_ATTR_CHECK(info, MRC_ATTR_PATH))
+	if (GENL_REQ_ATTR_CHECK(info, MRC_ATTR_PATH)) {
+		NL_SET_ERR_MSG(info->extack, "missing path attribute");
 		return -EINVAL;
+	}
 	return mrc_nl_path_check(mrc_pernet(genl_info_net(info)),
 				 info->attrs[MRC_ATTR_PATH], tb, true,
 				 info->extack);

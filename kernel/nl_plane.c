@@ -147,7 +147,8 @@ static struct mrc_plane *mrc_nl_plane_lookup(struct mrc_net *mn,
 	struct nlattr *nest = info->attrs[MRC_ATTR_PLANE];
 	struct mrc_plane *pl;
 
-	if (NL_REQ_ATTR_CHECK(info->extack, nest, tb, MRC_PLANE_ATTR_ID))
+	if (MRC_NL_REQUIRE(info->extack, nest, tb, MRC_PLANE_ATTR_ID,
+			   "missing plane id"))
 		return ERR_PTR(-EINVAL);
 	pl = __mrc_plane_get(mn, nla_get_u32(tb[MRC_PLANE_ATTR_ID]));
 	if (!pl) {
@@ -171,8 +172,8 @@ int mrc_nl_plane_add_doit(struct sk_buff *skb, struct genl_info *info)
 				mrc_plane_policy, tb);
 	if (err)
 		return err;
-	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[MRC_ATTR_PLANE], tb,
-			      MRC_PLANE_ATTR_IFINDEX))
+	if (MRC_NL_REQUIRE(info->extack, info->attrs[MRC_ATTR_PLANE], tb,
+			   MRC_PLANE_ATTR_IFINDEX, "missing device (ifindex)"))
 		return -EINVAL;
 	err = mrc_nl_plane_cfg(info, tb, &cfg);
 	if (err)

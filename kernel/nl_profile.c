@@ -314,7 +314,8 @@ mrc_nl_profile_lookup(const struct mrc_nl_profile_type *t, struct mrc_net *mn,
 {
 	struct mrc_profile_hdr *p;
 
-	if (NL_REQ_ATTR_CHECK(info->extack, info->attrs[t->attr], tb, t->id_attr))
+	if (MRC_NL_REQUIRE(info->extack, info->attrs[t->attr], tb, t->id_attr,
+			   "missing profile id"))
 		return ERR_PTR(-EINVAL);
 	p = xa_load(t->table(mn), nla_get_u32(tb[t->id_attr]));
 	if (!p) {
