@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+// The objects of the mrc generic netlink API (linux/mrc_netlink.h) as C++
+// values. Every attribute is a std::optional: a request carries exactly the
+// ones that are set, a parsed reply sets the ones the kernel sent.
+#pragma once
+
+#include <netinet/in.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mrc {
+
+// Scoped views of the uapi enums; any wire value fits (newer kernels).
+enum class PlaneState : std::uint8_t { kUp, kDown, kDenied };
+enum class LinkState : std::uint8_t { kDown, kUp };
+enum class ProfileState : std::uint8_t { kInit, kOffline, kOnline };
+enum class EvMode : std::uint8_t { kAuto, kExplicit, kGenerated };
+enum class EvState : std::uint8_t { kGood, kSkip, kAssumedBad, kDenied, kUnpopulated };
+enum class ConnState : std::uint8_t { kClosed, kConnecting, kEstablished, kClosing };
+enum class EventReason : std::uint8_t { kNone, kAdmin, kLink, kNetdevGone, kPeer, kTimeout };
+enum class EventType : std::uint8_t {
+  kUnspec = 128,
+  kPlaneNew,
+  kPlaneDel,
+  kPlaneUp,
+  kPlaneDown,
+  kProfileState,
+  kEvState,
+  kConnEstablished,
+  kConnClosed,
+};
+
+// One self-describing counter (MRC_STATS_ATTR_ENTRY).
+struct Counter {
+  std::string name{};
+  std::uint64_t value = 0;
+
+  bool operator==(const Counter&) const = default;
+};
+using Stats = std::vector<Counter>;
+
+struct Info {
+  std::string version{};
+  std::uint32_t family = 0;
+  std::uint32_t api_version = 0;
+  std::uint32_t caps = 0;  // enum mrc_cap bits
+  std::uint32_t max_planes = 0;
+  std::uint32_t max_ev_profiles = 0;
+  std::uint32_t max_evs = 0;
+  std::uint32_t max_cc_profiles = 0;
+  std::uint32_t ev_max_bits = 0;
+  std::vector<std::string> cc_algorithms{};
+};
+
+struct Plane {
+  std::optional<std::uint32_t> id{};
+  std::optional<std::uint32_t> ifindex{};
+  std::optional<std::string> ifname{};  // reply only
+  std::optional<in_addr> addr4{};       // s_addr in network order, as on the wire
+  std::optional<in6_addr> addr6{};
+  std::optional<std::uint16_t> port{};
+  std::optional<PlaneState> state{};
+  std::optional<LinkState> link{};  // reply only
+  std::optional<std::uint32_t> weight{};
+  std::optional<std::uint32_t> mtu{};  // 0: follow the netdev
+  std::optional<Stats> stats{};        // reply only
+};
+
+// One EV slot of a profile, or (in EvProfile::ev) an EV state change.
+struct Ev {
+  std::optional<std::uint32_t> index{};
+  std::optional<std::uint32_t> value{};
+  std::optional<std::uint32_t> plane{};
+  std::optional<EvState> state{};
+
+  bool operator==(const Ev&) const = default;
+};
+
+struct EvProfile {
+  std::optional<std::uint32_t> id{};
+  std::optional<ProfileState> state{};
+  std::optional<EvMode> mode{};
+  std::optional<std::uint32_t> count{};
+  std::optional<std::uint32_t> min_active{};
+  std::optional<std::uint32_t> event_mask{};  // bits (1 << EvState)
+  std::optional<std::uint32_t> seed{};
+  std::optional<std::vector<Ev>> evs{};  // MRC_EV_PROFILE_ATTR_EVS
+  std::optional<Ev> ev{};                // a single MRC_EV_PROFILE_ATTR_EV
+  std::optional<std::uint32_t> users{};  // reply only
+};
+
+// NSCC parameters; gains in parts per million.
+struct Nscc {
+  std::optional<std::uint32_t> base_rtt{};
+  std::optional<std::uint32_t> target_delay{};
+  std::optional<std::uint32_t> max_cwnd{};
+  std::optional<std::uint32_t> eta{};
+  std::optional<std::uint32_t> fi{};
+  std::optional<std::uint32_t> fi_scale{};
+  std::optional<std::uint32_t> gamma{};
+  std::optional<std::uint32_t> max_md_jump{};
+  std::optional<std::uint8_t> qa_gate{};
+  std::optional<std::uint32_t> qa_threshold{};
+  std::optional<bool> disable_qa{};
+  std::optional<std::uint32_t> adjust_bytes{};
+  std::optional<std::uint32_t> adjust_period{};
+
+  bool operator==(const Nscc&) const = default;
+  [[nodiscard]] bool Empty() const { return *this == Nscc{}; }
+};
+
+struct CcProfile {
+  std::optional<std::uint32_t> id{};
+  std::optional<ProfileState> state{};
+  std::optional<std::string> algorithm{};
+  Nscc nscc{};                           // sent as a nest only when not Empty()
+  std::optional<std::uint32_t> users{};  // reply only
+};
+
+struct Conn {
+  std::optional<std::uint32_t> id{};
+  std::optional<ConnState> state{};
+  std::optional<std::uint16_t> local_port{};
+  std::optional<std::uint16_t> peer_port{};
+  std::optional<in_addr> peer_addr4{};
+  std::optional<in6_addr> peer_addr6{};
+  std::optional<std::uint32_t> ev_profile{};
+  std::optional<std::uint32_t> cc_profile{};
+  std::optional<Stats> stats{};
+};
+
+struct Path {
+  std::optional<std::uint32_t> conn_id{};
+  std::optional<std::uint32_t> ev_profile{};
+  std::optional<std::uint32_t> ev{};
+  std::optional<std::uint32_t> plane{};
+  std::optional<EvState> state{};
+  bool probing = false;  // flag attribute
+  std::optional<std::uint32_t> rtt_us{};
+  std::optional<Stats> stats{};
+};
+
+// The reply to MRC_CMD_STATS_GET: global counters, then per plane.
+struct StatsReport {
+  Stats global{};
+  std::vector<Plane> planes{};  // id (and ifname) + stats
+};
+
+// A message of the "events" multicast group.
+struct Event {
+  EventType type = EventType::kUnspec;
+  std::optional<EventReason> reason{};
+  std::optional<Plane> plane{};
+  std::optional<EvProfile> ev_profile{};
+  std::optional<CcProfile> cc_profile{};
+  std::optional<Conn> conn{};
+  std::optional<Path> path{};
+};
+
+}  // namespace mrc
