@@ -3,7 +3,7 @@
  * CC profiles: the congestion-control algorithm (UET 1.0 NSCC) and its
  * parameters, with the INIT/OFFLINE/ONLINE state machine of the OCP MRC
  * control API (mrc_ctl_modify_cc_profile()): OFFLINE needs the algorithm,
- * ONLINE needs its configuration; ONLINE profiles may be retuned.
+ * ONLINE needs its configuration; ONLINE profiles may be tuned.
  */
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -71,10 +71,11 @@ static int mrc_cc_profile_algorithm(struct mrc_cc_profile *p, struct nlattr *alg
 	return 0;
 }
 
-#define MRC_NSCC_GET32(tb, attr, field) do {			\
-	if (tb[attr])						\
-		(field) = nla_get_u32(tb[attr]);		\
-} while (0)
+static void mrc_nscc_get(const struct nlattr *attr, u32 *field)
+{
+	if (attr)
+		*field = nla_get_u32(attr);
+}
 
 static int mrc_cc_profile_nscc(struct mrc_cc_profile *p, struct nlattr *nest,
 			       struct netlink_ext_ack *extack)
@@ -91,17 +92,17 @@ static int mrc_cc_profile_nscc(struct mrc_cc_profile *p, struct nlattr *nest,
 	err = nla_parse_nested(tb, MRC_NSCC_ATTR_MAX, nest, NULL, extack);
 	if (err)
 		return err;
-	MRC_NSCC_GET32(tb, MRC_NSCC_ATTR_BASE_RTT, n->base_rtt);
-	MRC_NSCC_GET32(tb, MRC_NSCC_ATTR_TARGET_DELAY, n->target_delay);
-	MRC_NSCC_GET32(tb, MRC_NSCC_ATTR_MAX_CWND, n->max_cwnd);
-	MRC_NSCC_GET32(tb, MRC_NSCC_ATTR_ETA, n->eta);
-	MRC_NSCC_GET32(tb, MRC_NSCC_ATTR_FI, n->fi);
-	MRC_NSCC_GET32(tb, MRC_NSCC_ATTR_FI_SCALE, n->fi_scale);
-	MRC_NSCC_GET32(tb, MRC_NSCC_ATTR_GAMMA, n->gamma);
-	MRC_NSCC_GET32(tb, MRC_NSCC_ATTR_MAX_MD_JUMP, n->max_md_jump);
-	MRC_NSCC_GET32(tb, MRC_NSCC_ATTR_QA_THRESHOLD, n->qa_threshold);
-	MRC_NSCC_GET32(tb, MRC_NSCC_ATTR_ADJUST_BYTES, n->adjust_bytes);
-	MRC_NSCC_GET32(tb, MRC_NSCC_ATTR_ADJUST_PERIOD, n->adjust_period);
+	mrc_nscc_get(tb[MRC_NSCC_ATTR_BASE_RTT], &n->base_rtt);
+	mrc_nscc_get(tb[MRC_NSCC_ATTR_TARGET_DELAY], &n->target_delay);
+	mrc_nscc_get(tb[MRC_NSCC_ATTR_MAX_CWND], &n->max_cwnd);
+	mrc_nscc_get(tb[MRC_NSCC_ATTR_ETA], &n->eta);
+	mrc_nscc_get(tb[MRC_NSCC_ATTR_FI], &n->fi);
+	mrc_nscc_get(tb[MRC_NSCC_ATTR_FI_SCALE], &n->fi_scale);
+	mrc_nscc_get(tb[MRC_NSCC_ATTR_GAMMA], &n->gamma);
+	mrc_nscc_get(tb[MRC_NSCC_ATTR_MAX_MD_JUMP], &n->max_md_jump);
+	mrc_nscc_get(tb[MRC_NSCC_ATTR_QA_THRESHOLD], &n->qa_threshold);
+	mrc_nscc_get(tb[MRC_NSCC_ATTR_ADJUST_BYTES], &n->adjust_bytes);
+	mrc_nscc_get(tb[MRC_NSCC_ATTR_ADJUST_PERIOD], &n->adjust_period);
 	if (tb[MRC_NSCC_ATTR_QA_GATE])
 		n->qa_gate = nla_get_u8(tb[MRC_NSCC_ATTR_QA_GATE]);
 	if (tb[MRC_NSCC_ATTR_DISABLE_QA])

@@ -12,7 +12,7 @@
 #include "profile.h"
 #include "netlink.h"
 
-#define MRC_EV_SPACE	(1U << MRC_EV_MAX_BITS)
+#define MRC_EV_SPACE	BIT(MRC_EV_MAX_BITS)
 
 struct mrc_ev_profile *mrc_ev_profile_alloc(u32 id)
 {

@@ -94,18 +94,23 @@ const struct nla_policy mrc_path_policy[MRC_PATH_ATTR_MAX + 1] = {
 
 /* Each command accepts exactly one object nest (or nothing). */
 static const struct nla_policy mrc_nl_none_policy[MRC_ATTR_MAX + 1] = {};
+
 static const struct nla_policy mrc_nl_plane_req[MRC_ATTR_MAX + 1] = {
 	[MRC_ATTR_PLANE] = NLA_POLICY_NESTED(mrc_plane_policy),
 };
+
 static const struct nla_policy mrc_nl_ev_profile_req[MRC_ATTR_MAX + 1] = {
 	[MRC_ATTR_EV_PROFILE] = NLA_POLICY_NESTED(mrc_ev_profile_policy),
 };
+
 static const struct nla_policy mrc_nl_cc_profile_req[MRC_ATTR_MAX + 1] = {
 	[MRC_ATTR_CC_PROFILE] = NLA_POLICY_NESTED(mrc_cc_profile_policy),
 };
+
 static const struct nla_policy mrc_nl_conn_req[MRC_ATTR_MAX + 1] = {
 	[MRC_ATTR_CONN] = NLA_POLICY_NESTED(mrc_conn_policy),
 };
+
 static const struct nla_policy mrc_nl_path_req[MRC_ATTR_MAX + 1] = {
 	[MRC_ATTR_PATH] = NLA_POLICY_NESTED(mrc_path_policy),
 };

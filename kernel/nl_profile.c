@@ -13,9 +13,8 @@
 #include "netlink.h"
 
 /* Room for the attributes of either kind of profile nest. */
-#define MRC_NL_PROFILE_TB_LEN \
-	((MRC_EV_PROFILE_ATTR_MAX > MRC_CC_PROFILE_ATTR_MAX ? \
-	  MRC_EV_PROFILE_ATTR_MAX : MRC_CC_PROFILE_ATTR_MAX) + 1)
+#define MRC_NL_PROFILE_TB_LEN	(MRC_EV_PROFILE_ATTR_MAX + 1)
+static_assert(MRC_CC_PROFILE_ATTR_MAX <= MRC_EV_PROFILE_ATTR_MAX);
 
 struct mrc_nl_profile_type {
 	int	attr;		/* MRC_ATTR_EV_PROFILE or MRC_ATTR_CC_PROFILE */

@@ -33,6 +33,7 @@ enum mrc_plane_mib_field {
 	MRC_PLANE_MIB_LINKDOWN,		/* times the netdev went down */
 	__MRC_PLANE_MIB_MAX
 };
+
 #define MRC_PLANE_MIB_MAX __MRC_PLANE_MIB_MAX
 
 struct mrc_plane_mib {
