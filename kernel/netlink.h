@@ -38,10 +38,10 @@ int mrc_nl_put_stat(struct sk_buff *skb, const char *name, u64 value);
  * in words what is missing. @msg must be a string literal.
  */
 #define MRC_NL_REQUIRE(extack, nest, tb, type, msg) ({			\
-	struct netlink_ext_ack *__extack = (extack);			\
-	bool __missing = NL_REQ_ATTR_CHECK(__extack, nest, tb, type);	\
+	struct netlink_ext_ack *__mrc_ext = (extack);			\
+	bool __missing = NL_REQ_ATTR_CHECK(__mrc_ext, nest, tb, type);	\
 	if (__missing)							\
-		NL_SET_ERR_MSG(__extack, msg);				\
+		NL_SET_ERR_MSG(__mrc_ext, msg);				\
 	__missing;							\
 })
 
