@@ -7,6 +7,10 @@
 #include "cli.hpp"
 
 int main(int argc, char** argv) {
-  const std::vector<std::string_view> args(argv + 1, argv + argc);
-  return mrcctl::Run(args, std::cout, std::cerr);
+  try {
+    const std::vector<std::string_view> args(argv + 1, argv + argc);
+    return mrcctl::Run(args, std::cout, std::cerr);
+  } catch (...) {  // Run() does not throw; the vector might
+    return mrcctl::kExitKernel;
+  }
 }
