@@ -244,4 +244,44 @@ TEST_F(mrc_nl, profiles_do_not_leak_across_namespaces)
 	nl_socket_free(other.sk);
 }
 
+TEST_F(mrc_nl, unknown_cc_algorithm_rejected_by_kernel)
+{
+	struct nl_msg *msg = mrc_nl_msg(&self->nl, MRC_CMD_CC_PROFILE_NEW, NLM_F_ACK);
+	struct nlattr *nest = nla_nest_start(msg, MRC_ATTR_CC_PROFILE);
+
+	nla_put_string(msg, MRC_CC_PROFILE_ATTR_ALGORITHM, "cubic");
+	nla_nest_end(msg, nest);
+	EXPECT_EQ(-EINVAL, mrc_nl_do(&self->nl, msg));
+	EXPECT_STREQ("unknown congestion control algorithm (known: uet-1.0-nscc)",
+		     self->nl.extack);
+	EXPECT_EQ(0, mrc_nl_dump_count(&self->nl, MRC_CMD_CC_PROFILE_GET));
+}
+
+TEST_F(mrc_nl, skip_is_not_an_administrative_ev_state)
+{
+	struct nl_msg *msg;
+	struct nlattr *nest, *ev;
+
+	msg = mrc_nl_msg(&self->nl, MRC_CMD_EV_PROFILE_NEW, NLM_F_ACK);
+	nest = nla_nest_start(msg, MRC_ATTR_EV_PROFILE);
+	nla_put_u32(msg, MRC_EV_PROFILE_ATTR_ID, 1);
+	nla_put_u8(msg, MRC_EV_PROFILE_ATTR_MODE, MRC_EV_MODE_EXPLICIT);
+	nla_put_u32(msg, MRC_EV_PROFILE_ATTR_EV_COUNT, 1);
+	nla_put_u8(msg, MRC_EV_PROFILE_ATTR_STATE, MRC_PROFILE_OFFLINE);
+	nla_nest_end(msg, nest);
+	ASSERT_EQ(0, mrc_nl_do(&self->nl, msg));
+
+	msg = mrc_nl_msg(&self->nl, MRC_CMD_EV_PROFILE_SET, NLM_F_ACK);
+	nest = nla_nest_start(msg, MRC_ATTR_EV_PROFILE);
+	nla_put_u32(msg, MRC_EV_PROFILE_ATTR_ID, 1);
+	ev = nla_nest_start(msg, MRC_EV_PROFILE_ATTR_EV);
+	nla_put_u32(msg, MRC_EV_ATTR_VALUE, 0);
+	nla_put_u8(msg, MRC_EV_ATTR_STATE, MRC_EV_SKIP);
+	nla_nest_end(msg, ev);
+	nla_nest_end(msg, nest);
+	/* The only slot is unpopulated: no such EV, whatever the state. */
+	EXPECT_EQ(-EINVAL, mrc_nl_do(&self->nl, msg));
+	EXPECT_STREQ("EV state must be good, assumed-bad or denied", self->nl.extack);
+}
+
 TEST_HARNESS_MAIN

@@ -45,6 +45,7 @@ grep -qw mrc /proc/modules && echo CHECK-module
 ! touch /etc/mrc-probe 2>/dev/null && echo CHECK-root-ro
 touch /tmp/x /run/x && echo CHECK-tmp-rw
 echo guest > build/vm/selftest-written && echo CHECK-tree-rw
+ip link add mrcprobe0 type veth peer name mrcprobe1 && echo CHECK-autoload
 exit 7'
 expect_status 7 "exit status of CMD propagates" -- bash -c "$guest_checks"
 expect_output "guest runs the Debian target kernel" CHECK-kernel
@@ -52,6 +53,7 @@ expect_output "mrc.ko loads in the guest" CHECK-module
 expect_output "host root is read-only" CHECK-root-ro
 expect_output "/tmp and /run are writable" CHECK-tmp-rw
 expect_output "project tree is writable" CHECK-tree-rw
+expect_output "kernel module autoload works (veth)" CHECK-autoload
 mrc_lib_check "guest writes reach the host tree" \
 	grep -qx guest "$src/build/vm/selftest-written"
 mrc_lib_check "guest dmesg is saved" grep -q "AF_MRC registered" "$out/g0/dmesg"
