@@ -78,14 +78,17 @@ std::uint32_t ParsePpm(std::string_view keyword, std::string_view text, std::uin
   const std::string_view whole = text.substr(0, dot);
   const std::string_view fraction =
       dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
-  if (!AllDigits(whole) || (dot != std::string_view::npos && !AllDigits(fraction))) {
+  const bool has_dot = dot != std::string_view::npos;
+  if (!(AllDigits(whole) || (whole.empty() && has_dot)) || (has_dot && !AllDigits(fraction))) {
     Usage(Quote(keyword, text) + " is not a decimal number.");
   }
   if (fraction.size() > kPpmDigits) {
     Usage(Quote(keyword, text) + " has more than 6 decimals.");
   }
-  std::uint64_t units = 0;
-  const auto [end, ec] = std::from_chars(whole.data(), whole.data() + whole.size(), units);
+  std::uint64_t units = 0;  // ".5" has no whole part
+  const auto [end, ec] = whole.empty()
+                             ? std::from_chars_result{whole.data(), std::errc()}
+                             : std::from_chars(whole.data(), whole.data() + whole.size(), units);
   std::uint64_t micros = 0;
   for (std::size_t i = 0; i < kPpmDigits; i++) {
     micros =
