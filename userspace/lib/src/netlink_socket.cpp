@@ -154,6 +154,10 @@ void NetlinkSocket::Transact(nl_msg* msg, const std::function<void(nl_msg*)>& on
   }
 }
 
+std::uint32_t NetlinkSocket::port() const { return nl_socket_get_local_port(sock_.get()); }
+
+void NetlinkSocket::SetPeer(std::uint32_t port) { nl_socket_set_peer_port(sock_.get(), port); }
+
 void NetlinkSocket::Join(int group) {
   Check(nl_socket_add_membership(sock_.get(), group), "cannot join the multicast group");
 }

@@ -7,6 +7,7 @@
 
 #include <netlink/msg.h>
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -33,6 +34,11 @@ class NetlinkSocket {
   // Sends `msg` and calls `on_reply` for every reply message until the
   // kernel's ACK or NLMSG_DONE. Throws KernelError when the kernel refuses.
   void Transact(nl_msg* msg, const std::function<void(nl_msg*)>& on_reply);
+
+  // This socket's netlink port id, and the peer it talks to: the kernel
+  // (0) unless a test points it at a user-space stand-in.
+  [[nodiscard]] std::uint32_t port() const;
+  void SetPeer(std::uint32_t port);
 
   // Joins multicast group `group` (see ResolveGroup) for Listen().
   void Join(int group);

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+// Reply and event parsing, against messages laid out like mrc.ko's.
+#include "mrc/parse.hpp"
+
+#include <gtest/gtest.h>
+
+#include "addresses.hpp"
+#include "kernel_messages.hpp"
+#include "mrc/error.hpp"
+
+namespace {
+
+void PutPlaneAttrs(nl_msg* msg) {
+  nla_put_u32(msg, MRC_PLANE_ATTR_ID, 3);
+  nla_put_u32(msg, MRC_PLANE_ATTR_IFINDEX, 5);
+  nla_put_string(msg, MRC_PLANE_ATTR_IFNAME, "veth1");
+  nla_put_u32(msg, MRC_PLANE_ATTR_ADDR4, V4("10.0.1.1").s_addr);
+  const in6_addr addr6 = V6("fd00::1");
+  nla_put(msg, MRC_PLANE_ATTR_ADDR6, sizeof(addr6), &addr6);
+  nla_put_u16(msg, MRC_PLANE_ATTR_PORT, 5000);
+  nla_put_u8(msg, MRC_PLANE_ATTR_STATE, MRC_PLANE_STATE_DOWN);
+  nla_put_u8(msg, MRC_PLANE_ATTR_LINK, MRC_LINK_UP);
+  nla_put_u32(msg, MRC_PLANE_ATTR_WEIGHT, 300);
+  nla_put_u32(msg, MRC_PLANE_ATTR_MTU, 0);
+}
+
+std::string Text(const in_addr& addr) {
+  std::array<char, INET_ADDRSTRLEN> text{};
+  return inet_ntop(AF_INET, &addr, text.data(), text.size());
+}
+
+std::string Text(const in6_addr& addr) {
+  std::array<char, INET6_ADDRSTRLEN> text{};
+  return inet_ntop(AF_INET6, &addr, text.data(), text.size());
+}
+
+// The message of a malformed reply, when parsing it throws.
+template <typename Parse>
+std::string ParseError(nl_msg* msg, Parse parse) {
+  try {
+    parse(msg);
+  } catch (const mrc::Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(Parse, Info) {
+  const mrc::MsgPtr msg = KernelMessage(MRC_CMD_INFO_GET);
+  KNest(msg.get(), MRC_ATTR_INFO, [&] {
+    nla_put_string(msg.get(), MRC_INFO_ATTR_VERSION, "0.2.0");
+    nla_put_u32(msg.get(), MRC_INFO_ATTR_FAMILY, 19);
+    nla_put_u32(msg.get(), MRC_INFO_ATTR_API_VERSION, 1);
+    nla_put_u32(msg.get(), MRC_INFO_ATTR_CAPS, MRC_CAP_IPV4 | MRC_CAP_IPV6);
+    nla_put_u32(msg.get(), MRC_INFO_ATTR_MAX_PLANES, 16);
+    nla_put_u32(msg.get(), MRC_INFO_ATTR_MAX_EV_PROFILES, 16384);
+    nla_put_u32(msg.get(), MRC_INFO_ATTR_MAX_EVS, 1024);
+    nla_put_u32(msg.get(), MRC_INFO_ATTR_MAX_CC_PROFILES, 1024);
+    nla_put_u32(msg.get(), MRC_INFO_ATTR_EV_MAX_BITS, 16);
+    KNest(msg.get(), MRC_INFO_ATTR_CC_ALGORITHMS, [&] {
+      nla_put_string(msg.get(), MRC_INFO_ATTR_CC_ALGORITHM, "uet-1.0-nscc");
+      nla_put_string(msg.get(), MRC_INFO_ATTR_CC_ALGORITHM, "future");
+    });
+  });
+  const mrc::Info info = mrc::ParseInfoMessage(msg.get());
+  EXPECT_EQ(info.version, "0.2.0");
+  EXPECT_EQ(info.family, 19U);
+  EXPECT_EQ(info.api_version, 1U);
+  EXPECT_EQ(info.caps, static_cast<std::uint32_t>(MRC_CAP_IPV4 | MRC_CAP_IPV6));
+  EXPECT_EQ(info.max_planes, 16U);
+  EXPECT_EQ(info.max_ev_profiles, 16384U);
+  EXPECT_EQ(info.max_evs, 1024U);
+  EXPECT_EQ(info.max_cc_profiles, 1024U);
+  EXPECT_EQ(info.ev_max_bits, 16U);
+  EXPECT_EQ(info.cc_algorithms, (std::vector<std::string>{"uet-1.0-nscc", "future"}));
+}
+
+TEST(Parse, PlaneWithEveryAttribute) {
+  const mrc::MsgPtr msg = KernelMessage(MRC_CMD_PLANE_GET, NLM_F_MULTI);
+  KNest(msg.get(), MRC_ATTR_PLANE, [&] {
+    PutPlaneAttrs(msg.get());
+    KStats(msg.get(), MRC_PLANE_ATTR_STATS, {{"PlaneRxDrop", 0}, {"PlaneTxPackets", 1ULL << 40}});
+  });
+  const mrc::Plane plane = mrc::ParsePlaneMessage(msg.get());
+  EXPECT_EQ(plane.id, 3U);
+  EXPECT_EQ(plane.ifindex, 5U);
+  EXPECT_EQ(plane.ifname, "veth1");
+  EXPECT_EQ(Text(*plane.addr4), "10.0.1.1");
+  EXPECT_EQ(Text(*plane.addr6), "fd00::1");
+  EXPECT_EQ(plane.port, 5000);
+  EXPECT_EQ(plane.state, mrc::PlaneState::kDown);
+  EXPECT_EQ(plane.link, mrc::LinkState::kUp);
+  EXPECT_EQ(plane.weight, 300U);
+  EXPECT_EQ(plane.mtu, 0U);
+  EXPECT_EQ(*plane.stats, (mrc::Stats{{"PlaneRxDrop", 0}, {"PlaneTxPackets", 1ULL << 40}}));
+}
+
+TEST(Parse, AbsentAttributesStayUnset) {
+  const mrc::MsgPtr msg = KernelMessage(MRC_CMD_PLANE_GET);
+  KNest(msg.get(), MRC_ATTR_PLANE, [&] { nla_put_u32(msg.get(), MRC_PLANE_ATTR_ID, 0); });
+  const mrc::Plane plane = mrc::ParsePlaneMessage(msg.get());
+  EXPECT_EQ(plane.id, 0U);
+  EXPECT_FALSE(plane.ifindex || plane.ifname || plane.addr4 || plane.addr6 || plane.port ||
+               plane.state || plane.link || plane.weight || plane.mtu || plane.stats);
+}
+
+TEST(Parse, UnknownAttributesAreIgnored) {
+  const mrc::MsgPtr msg = KernelMessage(MRC_CMD_PLANE_GET);
+  KNest(msg.get(), MRC_ATTR_PLANE, [&] {
+    nla_put_u32(msg.get(), MRC_PLANE_ATTR_ID, 1);
+    nla_put_u64(msg.get(), MRC_PLANE_ATTR_MAX + 5, 7);  // from a newer kernel
+  });
+  nla_put_u32(msg.get(), MRC_ATTR_MAX + 3, 1);
+  EXPECT_EQ(mrc::ParsePlaneMessage(msg.get()).id, 1U);
+}
+
+TEST(Parse, EvProfileWithItsEvs) {
+  const mrc::MsgPtr msg = KernelMessage(MRC_CMD_EV_PROFILE_GET);
+  KNest(msg.get(), MRC_ATTR_EV_PROFILE, [&] {
+    nla_put_u32(msg.get(), MRC_EV_PROFILE_ATTR_ID, 3);
+    nla_put_u8(msg.get(), MRC_EV_PROFILE_ATTR_STATE, MRC_PROFILE_ONLINE);
+    nla_put_u8(msg.get(), MRC_EV_PROFILE_ATTR_MODE, MRC_EV_MODE_EXPLICIT);
+    nla_put_u32(msg.get(), MRC_EV_PROFILE_ATTR_EV_COUNT, 2);
+    nla_put_u32(msg.get(), MRC_EV_PROFILE_ATTR_EV_MIN_ACTIVE, 1);
+    nla_put_u32(msg.get(), MRC_EV_PROFILE_ATTR_EVENT_MASK, 12);
+    nla_put_u32(msg.get(), MRC_EV_PROFILE_ATTR_SEED, 0);
+    nla_put_u32(msg.get(), MRC_EV_PROFILE_ATTR_USERS, 4);
+    KNest(msg.get(), MRC_EV_PROFILE_ATTR_EVS, [&] {
+      KNest(msg.get(), MRC_EV_PROFILE_ATTR_EV, [&] {
+        nla_put_u32(msg.get(), MRC_EV_ATTR_INDEX, 0);
+        nla_put_u32(msg.get(), MRC_EV_ATTR_VALUE, 100);
+        nla_put_u32(msg.get(), MRC_EV_ATTR_PLANE, 0);
+        nla_put_u8(msg.get(), MRC_EV_ATTR_STATE, MRC_EV_GOOD);
+      });
+      KNest(msg.get(), MRC_EV_PROFILE_ATTR_EV, [&] {
+        nla_put_u32(msg.get(), MRC_EV_ATTR_INDEX, 1);
+        nla_put_u8(msg.get(), MRC_EV_ATTR_STATE, MRC_EV_UNPOPULATED);
+      });
+    });
+  });
+  const mrc::EvProfile p = mrc::ParseEvProfileMessage(msg.get());
+  EXPECT_EQ(p.id, 3U);
+  EXPECT_EQ(p.state, mrc::ProfileState::kOnline);
+  EXPECT_EQ(p.mode, mrc::EvMode::kExplicit);
+  EXPECT_EQ(p.count, 2U);
+  EXPECT_EQ(p.min_active, 1U);
+  EXPECT_EQ(p.event_mask, 12U);
+  EXPECT_EQ(p.seed, 0U);
+  EXPECT_EQ(p.users, 4U);
+  EXPECT_FALSE(p.ev);
+  ASSERT_TRUE(p.evs);
+  EXPECT_EQ(*p.evs, (std::vector<mrc::Ev>{
+                        {.index = 0, .value = 100, .plane = 0, .state = mrc::EvState::kGood},
+                        {.index = 1, .state = mrc::EvState::kUnpopulated},
+                    }));
+}
+
+TEST(Parse, CcProfileWithNscc) {
+  const mrc::MsgPtr msg = KernelMessage(MRC_CMD_CC_PROFILE_GET);
+  KNest(msg.get(), MRC_ATTR_CC_PROFILE, [&] {
+    nla_put_u32(msg.get(), MRC_CC_PROFILE_ATTR_ID, 2);
+    nla_put_u8(msg.get(), MRC_CC_PROFILE_ATTR_STATE, MRC_PROFILE_OFFLINE);
+    nla_put_string(msg.get(), MRC_CC_PROFILE_ATTR_ALGORITHM, MRC_CC_ALG_NSCC);
+    nla_put_u32(msg.get(), MRC_CC_PROFILE_ATTR_USERS, 0);
+    KNest(msg.get(), MRC_CC_PROFILE_ATTR_NSCC, [&] {
+      nla_put_u32(msg.get(), MRC_NSCC_ATTR_BASE_RTT, 8000);
+      nla_put_u32(msg.get(), MRC_NSCC_ATTR_ETA, 150000);
+      nla_put_u8(msg.get(), MRC_NSCC_ATTR_QA_GATE, 3);
+      nla_put_u8(msg.get(), MRC_NSCC_ATTR_DISABLE_QA, 1);
+    });
+  });
+  const mrc::CcProfile p = mrc::ParseCcProfileMessage(msg.get());
+  EXPECT_EQ(p.id, 2U);
+  EXPECT_EQ(p.state, mrc::ProfileState::kOffline);
+  EXPECT_EQ(p.algorithm, "uet-1.0-nscc");
+  EXPECT_EQ(p.users, 0U);
+  EXPECT_EQ(p.nscc, (mrc::Nscc{.base_rtt = 8000, .eta = 150000, .qa_gate = 3, .disable_qa = true}));
+}
+
+TEST(Parse, ConnWithIpv6PeerAndCounters) {
+  const mrc::MsgPtr msg = KernelMessage(MRC_CMD_CONN_GET);
+  KNest(msg.get(), MRC_ATTR_CONN, [&] {
+    nla_put_u32(msg.get(), MRC_CONN_ATTR_ID, 5);
+    nla_put_u8(msg.get(), MRC_CONN_ATTR_STATE, MRC_CONN_ESTABLISHED);
+    nla_put_u16(msg.get(), MRC_CONN_ATTR_LOCAL_PORT, 7000);
+    nla_put_u16(msg.get(), MRC_CONN_ATTR_PEER_PORT, 40000);
+    const in6_addr peer = V6("fd00::2");
+    nla_put(msg.get(), MRC_CONN_ATTR_PEER_ADDR6, sizeof(peer), &peer);
+    nla_put_u32(msg.get(), MRC_CONN_ATTR_EV_PROFILE, 0);
+    nla_put_u32(msg.get(), MRC_CONN_ATTR_CC_PROFILE, 2);
+    KStats(msg.get(), MRC_CONN_ATTR_STATS, {{"TxPackets", 10}});
+  });
+  const mrc::Conn c = mrc::ParseConnMessage(msg.get());
+  EXPECT_EQ(c.id, 5U);
+  EXPECT_EQ(c.state, mrc::ConnState::kEstablished);
+  EXPECT_EQ(c.local_port, 7000);
+  EXPECT_EQ(c.peer_port, 40000);
+  EXPECT_FALSE(c.peer_addr4);
+  EXPECT_EQ(Text(*c.peer_addr6), "fd00::2");
+  EXPECT_EQ(c.ev_profile, 0U);
+  EXPECT_EQ(c.cc_profile, 2U);
+  EXPECT_EQ(*c.stats, (mrc::Stats{{"TxPackets", 10}}));
+}
+
+TEST(Parse, PathFlagAndRtt) {
+  mrc::MsgPtr msg = KernelMessage(MRC_CMD_PATH_GET, NLM_F_MULTI);
+  KNest(msg.get(), MRC_ATTR_PATH, [&] {
+    nla_put_u32(msg.get(), MRC_PATH_ATTR_CONN_ID, 5);
+    nla_put_u32(msg.get(), MRC_PATH_ATTR_EV, 4660);
+    nla_put_u32(msg.get(), MRC_PATH_ATTR_PLANE, 1);
+    nla_put_u8(msg.get(), MRC_PATH_ATTR_STATE, MRC_EV_SKIP);
+    nla_put_flag(msg.get(), MRC_PATH_ATTR_PROBING);
+    nla_put_u32(msg.get(), MRC_PATH_ATTR_RTT_US, 35);
+  });
+  mrc::Path p = mrc::ParsePathMessage(msg.get());
+  EXPECT_EQ(p.conn_id, 5U);
+  EXPECT_FALSE(p.ev_profile);
+  EXPECT_EQ(p.ev, 4660U);
+  EXPECT_EQ(p.plane, 1U);
+  EXPECT_EQ(p.state, mrc::EvState::kSkip);
+  EXPECT_TRUE(p.probing);
+  EXPECT_EQ(p.rtt_us, 35U);
+
+  msg = KernelMessage(MRC_CMD_PATH_GET, NLM_F_MULTI);
+  KNest(msg.get(), MRC_ATTR_PATH, [&] { nla_put_u32(msg.get(), MRC_PATH_ATTR_CONN_ID, 5); });
+  p = mrc::ParsePathMessage(msg.get());
+  EXPECT_FALSE(p.probing);
+}
+
+TEST(Parse, StatsDumpMessages) {
+  mrc::StatsReport report;
+  mrc::MsgPtr msg = KernelMessage(MRC_CMD_STATS_GET, NLM_F_MULTI);
+  KStats(msg.get(), MRC_ATTR_STATS, {{"SockCreate", 3}, {"SockInUse", 0}});
+  mrc::ParseStatsMessage(msg.get(), report);
+  for (std::uint32_t id : {0U, 4U}) {
+    msg = KernelMessage(MRC_CMD_STATS_GET, NLM_F_MULTI);
+    KNest(msg.get(), MRC_ATTR_PLANE, [&] {
+      nla_put_u32(msg.get(), MRC_PLANE_ATTR_ID, id);
+      nla_put_string(msg.get(), MRC_PLANE_ATTR_IFNAME, "veth");
+      KStats(msg.get(), MRC_PLANE_ATTR_STATS, {{"PlaneRxDrop", id}});
+    });
+    mrc::ParseStatsMessage(msg.get(), report);
+  }
+  EXPECT_EQ(report.global, (mrc::Stats{{"SockCreate", 3}, {"SockInUse", 0}}));
+  ASSERT_EQ(report.planes.size(), 2U);
+  EXPECT_EQ(report.planes[1].id, 4U);
+  EXPECT_EQ(*report.planes[1].stats, (mrc::Stats{{"PlaneRxDrop", 4}}));
+}
+
+TEST(Parse, PlaneEvent) {
+  const mrc::MsgPtr msg = KernelMessage(MRC_EVENT_PLANE_DOWN);
+  KNest(msg.get(), MRC_ATTR_PLANE, [&] { PutPlaneAttrs(msg.get()); });
+  nla_put_u8(msg.get(), MRC_ATTR_EVENT_REASON, MRC_REASON_NETDEV_GONE);
+  const mrc::Event e = mrc::ParseEventMessage(msg.get());
+  EXPECT_EQ(e.type, mrc::EventType::kPlaneDown);
+  EXPECT_EQ(e.reason, mrc::EventReason::kNetdevGone);
+  ASSERT_TRUE(e.plane);
+  EXPECT_EQ(e.plane->ifname, "veth1");
+  EXPECT_FALSE(e.ev_profile || e.cc_profile || e.conn || e.path);
+}
+
+TEST(Parse, EvStateEventOfAProfile) {
+  const mrc::MsgPtr msg = KernelMessage(MRC_EVENT_EV_STATE);
+  KNest(msg.get(), MRC_ATTR_PATH, [&] {
+    nla_put_u32(msg.get(), MRC_PATH_ATTR_CONN_ID, 0);
+    nla_put_u32(msg.get(), MRC_PATH_ATTR_EV_PROFILE, 3);
+    nla_put_u32(msg.get(), MRC_PATH_ATTR_EV, 100);
+    nla_put_u8(msg.get(), MRC_PATH_ATTR_STATE, MRC_EV_DENIED);
+  });
+  nla_put_u8(msg.get(), MRC_ATTR_EVENT_REASON, MRC_REASON_ADMIN);
+  const mrc::Event e = mrc::ParseEventMessage(msg.get());
+  EXPECT_EQ(e.type, mrc::EventType::kEvState);
+  EXPECT_EQ(e.reason, mrc::EventReason::kAdmin);
+  EXPECT_EQ(e.path->ev_profile, 3U);
+  EXPECT_EQ(e.path->state, mrc::EvState::kDenied);
+}
+
+TEST(Parse, MalformedAttributesAreRefused) {
+  mrc::MsgPtr msg = KernelMessage(MRC_CMD_PLANE_GET);
+  KNest(msg.get(), MRC_ATTR_PLANE, [&] { nla_put_u16(msg.get(), MRC_PLANE_ATTR_ID, 1); });
+  EXPECT_EQ(ParseError(msg.get(), mrc::ParsePlaneMessage).rfind("malformed PLANE attributes", 0),
+            0U);
+
+  msg = KernelMessage(MRC_CMD_PLANE_GET);
+  KNest(msg.get(), MRC_ATTR_PLANE, [&] {
+    const std::array<std::uint8_t, 15> short_addr{};
+    nla_put(msg.get(), MRC_PLANE_ATTR_ADDR6, short_addr.size(), short_addr.data());
+  });
+  EXPECT_EQ(ParseError(msg.get(), mrc::ParsePlaneMessage).rfind("malformed PLANE attributes", 0),
+            0U);
+
+  msg = KernelMessage(MRC_CMD_PLANE_GET);
+  KNest(msg.get(), MRC_ATTR_PLANE, [&] { nla_put(msg.get(), MRC_PLANE_ATTR_IFNAME, 3, "abc"); });
+  EXPECT_EQ(ParseError(msg.get(), mrc::ParsePlaneMessage).rfind("malformed PLANE attributes", 0),
+            0U);
+
+  msg = KernelMessage(MRC_CMD_PLANE_GET);
+  KStats(msg.get(), MRC_ATTR_STATS, {{"x", 1}});
+  EXPECT_EQ(ParseError(msg.get(), mrc::ParsePlaneMessage),
+            "the kernel's reply has no PLANE attribute");
+
+  msg = KernelMessage(MRC_CMD_STATS_GET);
+  KNest(msg.get(), MRC_ATTR_STATS, [&] {
+    KNest(msg.get(), MRC_STATS_ATTR_ENTRY,
+          [&] { nla_put_string(msg.get(), MRC_STATS_ATTR_NAME, "NoValue"); });
+  });
+  mrc::StatsReport report;
+  EXPECT_EQ(ParseError(msg.get(), [&](nl_msg* m) { mrc::ParseStatsMessage(m, report); }),
+            "malformed STATS entry from the kernel: NAME or VALUE missing");
+}
+
+}  // namespace
