@@ -207,10 +207,10 @@ class Mrcctl : public ::testing::Test {
     std::ostringstream err;
     const mrcctl::Environment env{
         .connect = [this]() -> std::unique_ptr<mrc::Control> {
-          if (kernel->missing) {
+          if (kernel()->missing) {
             throw mrc::Error("mrc.ko is not loaded: generic netlink family \"mrc\" not found");
           }
-          return std::make_unique<FakeControl>(kernel);
+          return std::make_unique<FakeControl>(kernel());
         },
         .ifindex =
             [](const std::string& name) {
@@ -227,5 +227,8 @@ class Mrcctl : public ::testing::Test {
   // The first line of stderr (the error message, before the usage).
   static std::string FirstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
 
-  std::shared_ptr<FakeKernel> kernel = std::make_shared<FakeKernel>();
+  [[nodiscard]] const std::shared_ptr<FakeKernel>& kernel() const { return kernel_; }
+
+ private:
+  std::shared_ptr<FakeKernel> kernel_ = std::make_shared<FakeKernel>();
 };

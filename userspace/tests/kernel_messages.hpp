@@ -46,10 +46,10 @@ inline void KPutU64(nl_msg* msg, int type, std::uint64_t value, int pad) {
 inline void KStats(nl_msg* msg, int type,
                    const std::vector<std::pair<std::string, std::uint64_t>>& counters) {
   KNest(msg, type, [&] {
-    for (const auto& [name, value] : counters) {
+    for (const auto& counter : counters) {
       KNest(msg, MRC_STATS_ATTR_ENTRY, [&] {
-        nla_put_string(msg, MRC_STATS_ATTR_NAME, name.c_str());
-        KPutU64(msg, MRC_STATS_ATTR_VALUE, value, MRC_STATS_ATTR_PAD);
+        nla_put_string(msg, MRC_STATS_ATTR_NAME, counter.first.c_str());
+        KPutU64(msg, MRC_STATS_ATTR_VALUE, counter.second, MRC_STATS_ATTR_PAD);
       });
     }
   });

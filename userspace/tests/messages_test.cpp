@@ -27,6 +27,7 @@ void ExpectHeader(const mrc::MsgPtr& msg, int cmd, bool dump) {
 
 std::vector<int> Types(const std::map<int, nlattr*>& attrs) {
   std::vector<int> types;
+  types.reserve(attrs.size());
   for (const auto& [type, attr] : attrs) {
     types.push_back(type);
   }

@@ -37,19 +37,19 @@ mrc::CcProfile Nscc() {
 class CcProfile : public Mrcctl {
  protected:
   void SetUp() override {
-    kernel->cc_profiles = {Nscc()};
-    kernel->cc_profile_reply = Nscc();
+    kernel()->cc_profiles = {Nscc()};
+    kernel()->cc_profile_reply = Nscc();
   }
 
   std::string UsageError(const std::vector<std::string_view>& args) {
     const Result r = Run(args);
     EXPECT_EQ(r.status, kExitUsage);
     EXPECT_NE(r.err.find("\nUsage: mrcctl cc-profile add"), std::string::npos) << r.err;
-    EXPECT_TRUE(kernel->calls.empty());
+    EXPECT_TRUE(kernel()->calls.empty());
     return FirstLine(r.err);
   }
 
-  const mrc::CcProfile& Sent() { return *kernel->cc_profile_sent; }
+  const mrc::CcProfile& Sent() { return *kernel()->cc_profile_sent; }
 };
 
 constexpr const char* kNsccText =
@@ -136,13 +136,13 @@ TEST_F(CcProfile, Errors) {
 TEST_F(CcProfile, ShowAndDel) {
   Result r = Run({"cc-profile"});
   EXPECT_EQ(r.out, kNsccText);
-  EXPECT_EQ(kernel->calls.back(), "DumpCcProfiles");
+  EXPECT_EQ(kernel()->calls.back(), "DumpCcProfiles");
   r = Run({"cc-profile", "show", "2"});
   EXPECT_EQ(r.out, kNsccText);
-  EXPECT_EQ(kernel->calls.back(), "GetCcProfile");
+  EXPECT_EQ(kernel()->calls.back(), "GetCcProfile");
   ASSERT_EQ(Run({"cc-profile", "del", "id", "2"}).status, kExitOk);
-  EXPECT_EQ(kernel->calls.back(), "DelCcProfile");
-  EXPECT_EQ(kernel->id_sent, 2U);
+  EXPECT_EQ(kernel()->calls.back(), "DelCcProfile");
+  EXPECT_EQ(kernel()->id_sent, 2U);
 }
 
 TEST_F(CcProfile, JsonGivesDecimalsAsNumbers) {

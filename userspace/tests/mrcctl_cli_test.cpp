@@ -18,7 +18,7 @@ using mrcctl::kExitUsage;
 class Info : public Mrcctl {
  protected:
   void SetUp() override {
-    kernel->info = mrc::Info{
+    kernel()->info = mrc::Info{
         .version = "0.1.0",
         .family = 19,
         .api_version = MRC_GENL_VERSION,
@@ -37,7 +37,7 @@ TEST_F(Mrcctl, NoArgumentsPrintsUsageAndFails) {
   const Result r = Run({});
   EXPECT_EQ(r.status, kExitUsage);
   EXPECT_EQ(FirstLine(r.err), "Usage: mrcctl [ OPTIONS ] OBJECT { COMMAND | help }");
-  EXPECT_TRUE(kernel->calls.empty());
+  EXPECT_TRUE(kernel()->calls.empty());
 }
 
 TEST_F(Mrcctl, UnknownObjectIsNamed) {
@@ -87,11 +87,11 @@ TEST_F(Mrcctl, EveryObjectHasHelpOnStdout) {
         << object << ": " << r.out;
     EXPECT_TRUE(r.err.empty()) << object;
   }
-  EXPECT_TRUE(kernel->calls.empty());
+  EXPECT_TRUE(kernel()->calls.empty());
 }
 
 TEST_F(Mrcctl, KernelErrorShowsExtackAndErrno) {
-  kernel->refuse = mrc::KernelError(EBUSY, "plane is in use by 2 connections");
+  kernel()->refuse = mrc::KernelError(EBUSY, "plane is in use by 2 connections");
   const Result r = Run({"plane", "del", "1"});
   EXPECT_EQ(r.status, kExitKernel);
   EXPECT_EQ(r.err, "Error: plane is in use by 2 connections (Device or resource busy)\n");
@@ -99,21 +99,21 @@ TEST_F(Mrcctl, KernelErrorShowsExtackAndErrno) {
 }
 
 TEST_F(Mrcctl, KernelErrorWithoutExtackShowsErrno) {
-  kernel->refuse = mrc::KernelError(ENOENT, "");
+  kernel()->refuse = mrc::KernelError(ENOENT, "");
   const Result r = Run({"plane", "show", "3"});
   EXPECT_EQ(r.status, kExitKernel);
   EXPECT_EQ(r.err, "Error: No such file or directory\n");
 }
 
 TEST_F(Mrcctl, MissingModuleIsAKernelFailure) {
-  kernel->missing = true;
+  kernel()->missing = true;
   const Result r = Run({"plane"});
   EXPECT_EQ(r.status, kExitKernel);
   EXPECT_EQ(r.err, "Error: mrc.ko is not loaded: generic netlink family \"mrc\" not found\n");
 }
 
 TEST_F(Mrcctl, CommandLineIsCheckedBeforeTheKernel) {
-  kernel->missing = true;
+  kernel()->missing = true;
   const Result r = Run({"plane", "add", "dev", "veth0", "weight", "0"});
   EXPECT_EQ(r.status, kExitUsage);
   EXPECT_EQ(FirstLine(r.err), "Error: weight 0 is out of range 1..1000.");
@@ -128,7 +128,7 @@ TEST_F(Info, PrintsModuleApiAndLimits) {
             "limits max-planes 16 max-ev-profiles 16384 max-evs 1024 max-cc-profiles 1024 "
             "ev-max-bits 16\n"
             "cc-algorithms uet-1.0-nscc\n");
-  EXPECT_EQ(kernel->calls, std::vector<std::string>{"GetInfo"});
+  EXPECT_EQ(kernel()->calls, std::vector<std::string>{"GetInfo"});
 }
 
 TEST_F(Info, KeywordPrefixesWork) {
@@ -155,7 +155,7 @@ TEST_F(Info, PrettyJsonIsIndented) {
 }
 
 TEST_F(Info, UnknownCapabilityBitsPrintAsNumbers) {
-  kernel->info.caps = MRC_CAP_IPV4 | (1U << 30);
+  kernel()->info.caps = MRC_CAP_IPV4 | (1U << 30);
   const Result r = Run({"-j", "info"});
   EXPECT_EQ(nlohmann::json::parse(r.out).at("caps"),
             nlohmann::json::parse(R"(["ipv4","1073741824"])"));
@@ -166,7 +166,7 @@ TEST_F(Info, TrailingGarbageIsRejected) {
   EXPECT_EQ(r.status, kExitUsage);
   EXPECT_EQ(FirstLine(r.err), "Error: unknown argument \"now\".");
   EXPECT_NE(r.err.find("Usage: mrcctl info"), std::string::npos);
-  EXPECT_TRUE(kernel->calls.empty());
+  EXPECT_TRUE(kernel()->calls.empty());
 }
 
 }  // namespace

@@ -41,19 +41,19 @@ mrc::EvProfile Auto() {
 class EvProfile : public Mrcctl {
  protected:
   void SetUp() override {
-    kernel->ev_profiles = {Auto(), Explicit()};
-    kernel->ev_profile_reply = Auto();
+    kernel()->ev_profiles = {Auto(), Explicit()};
+    kernel()->ev_profile_reply = Auto();
   }
 
   std::string UsageError(const std::vector<std::string_view>& args) {
     const Result r = Run(args);
     EXPECT_EQ(r.status, kExitUsage);
     EXPECT_NE(r.err.find("\nUsage: mrcctl ev-profile add"), std::string::npos) << r.err;
-    EXPECT_TRUE(kernel->calls.empty());
+    EXPECT_TRUE(kernel()->calls.empty());
     return FirstLine(r.err);
   }
 
-  const mrc::EvProfile& Sent() { return *kernel->ev_profile_sent; }
+  const mrc::EvProfile& Sent() { return *kernel()->ev_profile_sent; }
 };
 
 TEST_F(EvProfile, AddSendsTheConfiguration) {
@@ -61,7 +61,7 @@ TEST_F(EvProfile, AddSendsTheConfiguration) {
       Run({"ev-profile", "add", "id", "9", "mode", "generated", "count", "128", "min-active", "64",
            "events", "good,assumed-bad", "seed", "4294967295", "state", "online"});
   ASSERT_EQ(r.status, kExitOk) << r.err;
-  EXPECT_EQ(kernel->calls, std::vector<std::string>{"NewEvProfile"});
+  EXPECT_EQ(kernel()->calls, std::vector<std::string>{"NewEvProfile"});
   EXPECT_EQ(Sent().id, 9U);
   EXPECT_EQ(Sent().mode, mrc::EvMode::kGenerated);
   EXPECT_EQ(Sent().count, 128U);
@@ -192,21 +192,21 @@ TEST_F(EvProfile, TooManyExplicitEvs) {
 
 TEST_F(EvProfile, DelSendsTheId) {
   ASSERT_EQ(Run({"ev-profile", "del", "16384"}).status, kExitOk);
-  EXPECT_EQ(kernel->id_sent, 16384U);
-  EXPECT_EQ(kernel->calls, std::vector<std::string>{"DelEvProfile"});
+  EXPECT_EQ(kernel()->id_sent, 16384U);
+  EXPECT_EQ(kernel()->calls, std::vector<std::string>{"DelEvProfile"});
 }
 
 TEST_F(EvProfile, DumpHasNoEvList) {
-  kernel->ev_profiles = {Auto()};
+  kernel()->ev_profiles = {Auto()};
   const Result r = Run({"ev-profile"});
   EXPECT_EQ(r.out,
             "ev-profile 1 state init mode auto count 16 min-active 0 events none seed 7 users 2\n");
-  EXPECT_EQ(kernel->calls, std::vector<std::string>{"DumpEvProfiles"});
+  EXPECT_EQ(kernel()->calls, std::vector<std::string>{"DumpEvProfiles"});
 }
 
 TEST_F(EvProfile, ShowOneListsItsEvs) {
   const Result r = Run({"ev-profile", "show", "3"});
-  EXPECT_EQ(kernel->calls, std::vector<std::string>{"GetEvProfile"});
+  EXPECT_EQ(kernel()->calls, std::vector<std::string>{"GetEvProfile"});
   EXPECT_EQ(r.out,
             "ev-profile 3 state online mode explicit count 2 min-active 1 "
             "events assumed-bad,denied seed 0 users 0\n"

@@ -55,8 +55,8 @@ bool Same(const in6_addr& a, const in6_addr& b) { return std::memcmp(&a, &b, siz
 class Plane : public Mrcctl {
  protected:
   void SetUp() override {
-    kernel->planes = {Veth0(), Veth1()};
-    kernel->plane_reply = Veth0();
+    kernel()->planes = {Veth0(), Veth1()};
+    kernel()->plane_reply = Veth0();
   }
 
   // Runs a command that must fail on the command line; returns the
@@ -65,7 +65,7 @@ class Plane : public Mrcctl {
     const Result r = Run(args);
     EXPECT_EQ(r.status, kExitUsage);
     EXPECT_NE(r.err.find("\nUsage: mrcctl plane add dev NAME"), std::string::npos) << r.err;
-    EXPECT_TRUE(kernel->calls.empty());
+    EXPECT_TRUE(kernel()->calls.empty());
     EXPECT_TRUE(r.out.empty());
     return FirstLine(r.err);
   }
@@ -75,8 +75,8 @@ TEST_F(Plane, AddSendsEveryGivenAttribute) {
   const Result r = Run({"plane", "add", "dev", "veth0", "id", "2", "addr", "10.0.0.1", "addr",
                         "fd00::1", "port", "5000", "weight", "7", "mtu", "9000", "state", "down"});
   ASSERT_EQ(r.status, kExitOk) << r.err;
-  ASSERT_TRUE(kernel->plane_sent);
-  const mrc::Plane& sent = *kernel->plane_sent;
+  ASSERT_TRUE(kernel()->plane_sent);
+  const mrc::Plane& sent = *kernel()->plane_sent;
   EXPECT_EQ(sent.ifindex, 4U);
   EXPECT_EQ(sent.id, 2U);
   ASSERT_TRUE(sent.addr4 && sent.addr6);
@@ -92,7 +92,7 @@ TEST_F(Plane, AddSendsEveryGivenAttribute) {
 
 TEST_F(Plane, AddSendsOnlyWhatWasGiven) {
   ASSERT_EQ(Run({"plane", "add", "dev", "veth1"}).status, kExitOk);
-  const mrc::Plane& sent = *kernel->plane_sent;
+  const mrc::Plane& sent = *kernel()->plane_sent;
   EXPECT_EQ(sent.ifindex, 5U);
   EXPECT_FALSE(sent.id || sent.addr4 || sent.addr6 || sent.port || sent.weight || sent.mtu ||
                sent.state);
@@ -101,7 +101,7 @@ TEST_F(Plane, AddSendsOnlyWhatWasGiven) {
 TEST_F(Plane, KeywordsAndValuesAcceptPrefixes) {
   ASSERT_EQ(Run({"pl", "a", "d", "veth0", "w", "9", "m", "a", "st", "den", "addr6", "::1"}).status,
             kExitOk);
-  const mrc::Plane& sent = *kernel->plane_sent;
+  const mrc::Plane& sent = *kernel()->plane_sent;
   EXPECT_EQ(sent.weight, 9U);
   EXPECT_EQ(sent.mtu, 0U);  // "a" = auto
   EXPECT_EQ(sent.state, mrc::PlaneState::kDenied);
@@ -109,7 +109,7 @@ TEST_F(Plane, KeywordsAndValuesAcceptPrefixes) {
 }
 
 TEST_F(Plane, AddWithoutAReplyPrintsNothing) {
-  kernel->plane_reply.reset();
+  kernel()->plane_reply.reset();
   const Result r = Run({"plane", "add", "dev", "veth0"});
   EXPECT_EQ(r.status, kExitOk);
   EXPECT_TRUE(r.out.empty());
@@ -119,7 +119,7 @@ TEST_F(Plane, UnknownDeviceLikeIp) {
   const Result r = Run({"plane", "add", "dev", "nosuch"});
   EXPECT_EQ(r.status, kExitUsage);
   EXPECT_EQ(r.err, "Error: Cannot find device \"nosuch\".\n");
-  EXPECT_TRUE(kernel->calls.empty());
+  EXPECT_TRUE(kernel()->calls.empty());
 }
 
 TEST_F(Plane, AddErrors) {
@@ -169,12 +169,12 @@ TEST_F(Plane, AddErrors) {
 
 TEST_F(Plane, DelByPositionalIdIdOrDevice) {
   ASSERT_EQ(Run({"plane", "del", "3"}).status, kExitOk);
-  EXPECT_EQ(kernel->id_sent, 3U);
+  EXPECT_EQ(kernel()->id_sent, 3U);
   ASSERT_EQ(Run({"plane", "delete", "id", "7"}).status, kExitOk);
-  EXPECT_EQ(kernel->id_sent, 7U);
+  EXPECT_EQ(kernel()->id_sent, 7U);
   ASSERT_EQ(Run({"plane", "d", "dev", "veth1"}).status, kExitOk);
-  EXPECT_EQ(kernel->id_sent, 3U);  // looked up by ifindex 5
-  EXPECT_EQ(kernel->calls,
+  EXPECT_EQ(kernel()->id_sent, 3U);  // looked up by ifindex 5
+  EXPECT_EQ(kernel()->calls,
             (std::vector<std::string>{"DelPlane", "DelPlane", "DumpPlanes", "DelPlane"}));
 }
 
@@ -197,7 +197,7 @@ TEST_F(Plane, SetSendsIdAndChanges) {
   const Result r = Run({"plane", "set", "dev", "veth0", "state", "down", "weight", "50", "mtu",
                         "1400", "port", "4800", "addr", "10.9.9.9"});
   ASSERT_EQ(r.status, kExitOk) << r.err;
-  const mrc::Plane& sent = *kernel->plane_sent;
+  const mrc::Plane& sent = *kernel()->plane_sent;
   EXPECT_EQ(sent.id, 0U);
   EXPECT_FALSE(sent.ifindex);  // SET takes no IFINDEX
   EXPECT_EQ(sent.state, mrc::PlaneState::kDown);
@@ -211,8 +211,8 @@ TEST_F(Plane, SetSendsIdAndChanges) {
 
 TEST_F(Plane, SetByIdNeedsNoLookup) {
   ASSERT_EQ(Run({"plane", "set", "3", "state", "up"}).status, kExitOk);
-  EXPECT_EQ(kernel->calls, std::vector<std::string>{"SetPlane"});
-  EXPECT_EQ(kernel->plane_sent->id, 3U);
+  EXPECT_EQ(kernel()->calls, std::vector<std::string>{"SetPlane"});
+  EXPECT_EQ(kernel()->plane_sent->id, 3U);
 }
 
 TEST_F(Plane, SetErrors) {
@@ -237,12 +237,12 @@ TEST_F(Plane, ShowIsTheDefaultCommand) {
 TEST_F(Plane, ShowOneByIdOrDevice) {
   Result r = Run({"plane", "show", "3"});
   EXPECT_EQ(r.out, kVeth1Text);
-  EXPECT_EQ(kernel->calls.back(), "GetPlane");
+  EXPECT_EQ(kernel()->calls.back(), "GetPlane");
   r = Run({"plane", "show", "id", "0"});
   EXPECT_EQ(r.out, kVeth0Text);
   r = Run({"plane", "show", "dev", "veth1"});
   EXPECT_EQ(r.out, kVeth1Text);
-  EXPECT_EQ(kernel->calls.back(), "DumpPlanes");
+  EXPECT_EQ(kernel()->calls.back(), "DumpPlanes");
   r = Run({"plane", "show", "dev", "lo"});
   EXPECT_EQ(r.status, kExitOk);
   EXPECT_TRUE(r.out.empty());
@@ -259,7 +259,7 @@ TEST_F(Plane, ShowJsonUsesCliKeywords) {
 }
 
 TEST_F(Plane, ShowJsonOfNothingIsAnEmptyArray) {
-  kernel->planes.clear();
+  kernel()->planes.clear();
   EXPECT_EQ(Run({"-j", "plane"}).out, "[]\n");
   EXPECT_EQ(Run({"plane"}).out, "");
 }
@@ -267,7 +267,7 @@ TEST_F(Plane, ShowJsonOfNothingIsAnEmptyArray) {
 TEST_F(Plane, UnknownStateValuesPrintAsNumbers) {
   mrc::Plane odd = Veth1();
   odd.state = static_cast<mrc::PlaneState>(9);
-  kernel->planes = {odd};
+  kernel()->planes = {odd};
   EXPECT_NE(Run({"plane"}).out.find(" state 9 "), std::string::npos);
 }
 

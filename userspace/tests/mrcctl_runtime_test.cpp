@@ -45,12 +45,12 @@ class Runtime : public Mrcctl {
     conn6.peer_addr4.reset();
     conn6.peer_addr6 = V6("fd00::2");
     conn6.stats.reset();
-    kernel->conns = {Conn5(), conn6};
-    kernel->paths = {Path5()};
+    kernel()->conns = {Conn5(), conn6};
+    kernel()->paths = {Path5()};
     mrc::Plane plane0{.id = 0,
                       .ifname = "veth0",
                       .stats = mrc::Stats{{"PlaneRxDrop", 0}, {"PlaneTxPackets", 12}}};
-    kernel->stats = mrc::StatsReport{
+    kernel()->stats = mrc::StatsReport{
         .global = {{"SockCreate", 3}, {"SockInUse", 0}, {"PlaneNetdevGone", 1}},
         .planes = {plane0},
     };
@@ -60,7 +60,7 @@ class Runtime : public Mrcctl {
     const Result r = Run(args);
     EXPECT_EQ(r.status, kExitUsage);
     EXPECT_NE(r.err.find("\nUsage: mrcctl " + usage), std::string::npos) << r.err;
-    EXPECT_TRUE(kernel->calls.empty());
+    EXPECT_TRUE(kernel()->calls.empty());
     return FirstLine(r.err);
   }
 };
@@ -78,7 +78,7 @@ TEST_F(Runtime, ConnShowHidesZeroCounters) {
 
 TEST_F(Runtime, ConnShowStatsShowsZeroCounters) {
   const Result r = Run({"-s", "conn", "show", "5"});
-  EXPECT_EQ(kernel->calls, std::vector<std::string>{"GetConn"});
+  EXPECT_EQ(kernel()->calls, std::vector<std::string>{"GetConn"});
   EXPECT_EQ(r.out,
             "conn 5 state established local-port 7000 peer 10.0.0.2 peer-port 40000 "
             "ev-profile 0 cc-profile 2\n"
@@ -106,7 +106,7 @@ TEST_F(Runtime, ConnErrors) {
 TEST_F(Runtime, PathShow) {
   Result r = Run({"path", "show", "conn", "5"});
   ASSERT_EQ(r.status, kExitOk) << r.err;
-  EXPECT_EQ(kernel->id_sent, 5U);
+  EXPECT_EQ(kernel()->id_sent, 5U);
   EXPECT_EQ(r.out, "conn 5 ev 4660 plane 0 state good rtt-us 35 probing\n");
   r = Run({"-j", "path", "sh", "conn", "5"});
   EXPECT_EQ(r.out, R"([{"conn":5,"ev":4660,"plane":0,"state":"good","rtt-us":35,"probing":true}])"
@@ -115,12 +115,12 @@ TEST_F(Runtime, PathShow) {
 
 TEST_F(Runtime, PathSetAndProbe) {
   ASSERT_EQ(Run({"path", "set", "conn", "5", "ev", "4660", "state", "denied"}).status, kExitOk);
-  EXPECT_EQ(kernel->path_sent->conn_id, 5U);
-  EXPECT_EQ(kernel->path_sent->ev, 4660U);
-  EXPECT_EQ(kernel->path_sent->state, mrc::EvState::kDenied);
+  EXPECT_EQ(kernel()->path_sent->conn_id, 5U);
+  EXPECT_EQ(kernel()->path_sent->ev, 4660U);
+  EXPECT_EQ(kernel()->path_sent->state, mrc::EvState::kDenied);
   ASSERT_EQ(Run({"path", "pr", "c", "5", "e", "1"}).status, kExitOk);
-  EXPECT_EQ(kernel->calls.back(), "ProbePath");
-  EXPECT_EQ(kernel->path_sent->ev, 1U);
+  EXPECT_EQ(kernel()->calls.back(), "ProbePath");
+  EXPECT_EQ(kernel()->path_sent->ev, 1U);
 }
 
 TEST_F(Runtime, PathErrors) {
@@ -164,7 +164,7 @@ TEST_F(Runtime, StatsOfOnePlane) {
   r = Run({"stats", "plane", "7"});
   EXPECT_EQ(r.status, kExitKernel);
   EXPECT_EQ(r.err, "Error: no plane 7\n");
-  kernel->calls.clear();
+  kernel()->calls.clear();
   EXPECT_EQ(UsageError({"stats", "plane", "16"}, "stats"),
             "Error: plane 16 is out of range 0..15.");
   EXPECT_EQ(UsageError({"stats", "conn", "1"}, "stats"), "Error: unknown argument \"conn\".");
@@ -174,7 +174,7 @@ class Monitor : public Runtime {
  protected:
   void SetUp() override {
     Runtime::SetUp();
-    kernel->events = {
+    kernel()->events = {
         mrc::Event{.type = mrc::EventType::kPlaneUp,
                    .plane = mrc::Plane{.id = 0,
                                        .ifindex = 4,
@@ -234,10 +234,10 @@ TEST_F(Monitor, OneJsonObjectPerLine) {
 }
 
 TEST_F(Monitor, SigtermEndsItCleanly) {
-  kernel->stop_with_sigterm = true;
+  kernel()->stop_with_sigterm = true;
   const Result r = Run({"monitor"});
   EXPECT_EQ(r.status, kExitOk);
-  EXPECT_TRUE(kernel->stop_fd_was_readable);
+  EXPECT_TRUE(kernel()->stop_fd_was_readable);
   // The signal was consumed: the test process is still alive, unblocked.
   sigset_t blocked{};
   ASSERT_EQ(pthread_sigmask(SIG_BLOCK, nullptr, &blocked), 0);

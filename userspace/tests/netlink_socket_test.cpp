@@ -23,7 +23,8 @@ namespace {
 
 // CTRL_CMD_GETFAMILY for `name`, or a dump of every family.
 mrc::MsgPtr GetFamily(const char* name) {
-  mrc::MsgPtr msg = mrc::NewRequest(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, name ? 0 : NLM_F_DUMP);
+  mrc::MsgPtr msg =
+      mrc::NewRequest(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, name != nullptr ? 0 : NLM_F_DUMP);
   if (name != nullptr) {
     nla_put_string(msg.get(), CTRL_ATTR_FAMILY_NAME, name);
   }
@@ -33,7 +34,7 @@ mrc::MsgPtr GetFamily(const char* name) {
 std::string FamilyName(nl_msg* msg) {
   std::array<nlattr*, CTRL_ATTR_MAX + 1> tb{};
   EXPECT_EQ(genlmsg_parse(nlmsg_hdr(msg), 0, tb.data(), CTRL_ATTR_MAX, nullptr), 0);
-  return tb[CTRL_ATTR_FAMILY_NAME] ? nla_get_string(tb[CTRL_ATTR_FAMILY_NAME]) : "";
+  return tb[CTRL_ATTR_FAMILY_NAME] != nullptr ? nla_get_string(tb[CTRL_ATTR_FAMILY_NAME]) : "";
 }
 
 TEST(KernelNetlink, MissingMrcFamilyIsExplained) {
@@ -142,7 +143,8 @@ class FakeMrcKo {
   }
 
   static mrc::MsgPtr Error(int error, const char* text) {
-    mrc::MsgPtr msg(nlmsg_alloc_simple(NLMSG_ERROR, text ? NLM_F_CAPPED | NLM_F_ACK_TLVS : 0));
+    mrc::MsgPtr msg(
+        nlmsg_alloc_simple(NLMSG_ERROR, text != nullptr ? NLM_F_CAPPED | NLM_F_ACK_TLVS : 0));
     nlmsgerr err{};
     err.error = -error;
     err.msg.nlmsg_len = NLMSG_HDRLEN;
@@ -165,49 +167,48 @@ class FakeMrcKo {
 
 class UserPeer : public ::testing::Test {
  protected:
+  // Skips unless this process may unicast between netlink sockets: a
+  // throw-away socket sends the stand-in a probe, which it then drops.
   void SetUp() override {
-    client_.SetPeer(peer_.port());
-    // Probe whether this process may unicast between netlink sockets.
-    mrc::MsgPtr probe = mrc::NewRequest(kMrcFamily, MRC_CMD_INFO_GET);
-    if (nl_send_auto(peer_sock(), probe.get()) < 0) {
+    client_.SetPeer(peer().port());
+    const mrc::SockPtr prober(nl_socket_alloc());
+    ASSERT_EQ(nl_connect(prober.get(), NETLINK_GENERIC), 0);
+    nl_socket_set_peer_port(prober.get(), peer_.port());
+    const mrc::MsgPtr probe = mrc::NewRequest(kMrcFamily, MRC_CMD_INFO_GET);
+    if (nl_send_auto(prober.get(), probe.get()) < 0) {
       GTEST_SKIP() << "netlink unicast between sockets needs CAP_NET_ADMIN";
     }
+    peer_.Receive();
   }
 
-  // Sends through a throw-away socket aimed at the client, to probe EPERM.
-  nl_sock* peer_sock() {
-    probe_.reset(nl_socket_alloc());
-    nl_connect(probe_.get(), NETLINK_GENERIC);
-    nl_socket_set_peer_port(probe_.get(), peer_.port());
-    return probe_.get();
-  }
+  FakeMrcKo& peer() { return peer_; }
+  mrc::NetlinkSocket& client() { return client_; }
 
+ private:
   FakeMrcKo peer_;
   mrc::NetlinkSocket client_;
-  mrc::SockPtr probe_;
 };
 
 TEST_F(UserPeer, TenThousandPlanesArriveInOrder) {
-  peer_.Receive();  // the probe
   constexpr std::uint32_t kPlanes = 10000;
   constexpr std::uint32_t kPerDatagram = 100;
   std::jthread kernel([this] {
-    const nlmsghdr request = peer_.Receive();
+    const nlmsghdr request = peer().Receive();
     EXPECT_NE(request.nlmsg_flags & NLM_F_DUMP, 0);
     for (std::uint32_t first = 0; first < kPlanes; first += kPerDatagram) {
       std::vector<mrc::MsgPtr> part;
       for (std::uint32_t id = first; id < first + kPerDatagram; id++) {
         part.push_back(FakeMrcKo::PlaneMessage(id, NLM_F_MULTI));
       }
-      peer_.Send(part, request);
+      peer().Send(part, request);
     }
     std::vector<mrc::MsgPtr> done;
     done.push_back(FakeMrcKo::Done(0));
-    peer_.Send(done, request);
+    peer().Send(done, request);
   });
   std::vector<std::uint32_t> ids;
-  client_.Transact(mrc::PlaneGetRequest(kMrcFamily, std::nullopt).get(),
-                   [&](nl_msg* reply) { ids.push_back(*mrc::ParsePlaneMessage(reply).id); });
+  client().Transact(mrc::PlaneGetRequest(kMrcFamily, std::nullopt).get(),
+                    [&](nl_msg* reply) { ids.push_back(*mrc::ParsePlaneMessage(reply).id); });
   ASSERT_EQ(ids.size(), kPlanes);
   for (std::uint32_t i = 0; i < kPlanes; i++) {
     ASSERT_EQ(ids[i], i);
@@ -215,34 +216,32 @@ TEST_F(UserPeer, TenThousandPlanesArriveInOrder) {
 }
 
 TEST_F(UserPeer, ReplyThenAckInSeparateDatagrams) {
-  peer_.Receive();
   std::jthread kernel([this] {
-    const nlmsghdr request = peer_.Receive();
+    const nlmsghdr request = peer().Receive();
     EXPECT_NE(request.nlmsg_flags & NLM_F_ACK, 0);
     std::vector<mrc::MsgPtr> reply;
     reply.push_back(FakeMrcKo::PlaneMessage(7, 0));
-    peer_.Send(reply, request);
+    peer().Send(reply, request);
     std::vector<mrc::MsgPtr> ack;
     ack.push_back(FakeMrcKo::Error(0, nullptr));
-    peer_.Send(ack, request);
+    peer().Send(ack, request);
   });
   std::vector<std::uint32_t> ids;
-  client_.Transact(mrc::PlaneAddRequest(kMrcFamily, mrc::Plane{.ifindex = 1}).get(),
-                   [&](nl_msg* reply) { ids.push_back(*mrc::ParsePlaneMessage(reply).id); });
+  client().Transact(mrc::PlaneAddRequest(kMrcFamily, mrc::Plane{.ifindex = 1}).get(),
+                    [&](nl_msg* reply) { ids.push_back(*mrc::ParsePlaneMessage(reply).id); });
   EXPECT_EQ(ids, std::vector<std::uint32_t>{7});
 }
 
 TEST_F(UserPeer, ErrorWithExtack) {
-  peer_.Receive();
   std::jthread kernel([this] {
-    const nlmsghdr request = peer_.Receive();
+    const nlmsghdr request = peer().Receive();
     std::vector<mrc::MsgPtr> error;
     error.push_back(FakeMrcKo::Error(EEXIST, "device is already a plane"));
-    peer_.Send(error, request);
+    peer().Send(error, request);
   });
   try {
-    client_.Transact(mrc::PlaneAddRequest(kMrcFamily, mrc::Plane{.ifindex = 1}).get(),
-                     [](nl_msg* /*reply*/) {});
+    client().Transact(mrc::PlaneAddRequest(kMrcFamily, mrc::Plane{.ifindex = 1}).get(),
+                      [](nl_msg* /*reply*/) {});
     FAIL() << "no error";
   } catch (const mrc::KernelError& e) {
     EXPECT_EQ(e.error(), EEXIST);
@@ -251,18 +250,17 @@ TEST_F(UserPeer, ErrorWithExtack) {
 }
 
 TEST_F(UserPeer, DumpFailingHalfWay) {
-  peer_.Receive();
   std::jthread kernel([this] {
-    const nlmsghdr request = peer_.Receive();
+    const nlmsghdr request = peer().Receive();
     std::vector<mrc::MsgPtr> part;
     part.push_back(FakeMrcKo::PlaneMessage(0, NLM_F_MULTI));
     part.push_back(FakeMrcKo::Done(-EINTR));
-    peer_.Send(part, request);
+    peer().Send(part, request);
   });
   std::size_t replies = 0;
   try {
-    client_.Transact(mrc::PlaneGetRequest(kMrcFamily, std::nullopt).get(),
-                     [&](nl_msg* /*reply*/) { replies++; });
+    client().Transact(mrc::PlaneGetRequest(kMrcFamily, std::nullopt).get(),
+                      [&](nl_msg* /*reply*/) { replies++; });
     FAIL() << "no error";
   } catch (const mrc::KernelError& e) {
     EXPECT_EQ(e.error(), EINTR);
