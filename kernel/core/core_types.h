@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The few types and helpers the protocol core needs, from the kernel when
+ * built into mrc.ko and from libc when built into the userspace library
+ * (host unit tests, fuzzers, simulator). Nothing else in kernel/core/ may
+ * include a kernel or libc header directly.
+ */
+#ifndef __MRC_CORE_TYPES_H
+#define __MRC_CORE_TYPES_H
+
+#ifdef __KERNEL__
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#include <asm/unaligned.h>
+#else
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int32_t s32;
+typedef int64_t s64;
+
+static inline u16 get_unaligned_be16(const void *p)
+{
+	const u8 *b = (const u8 *)p;
+
+	return (u16)(b[0] << 8 | b[1]);
+}
+
+static inline u32 get_unaligned_be32(const void *p)
+{
+	const u8 *b = (const u8 *)p;
+
+	return (u32)b[0] << 24 | (u32)b[1] << 16 | (u32)b[2] << 8 | b[3];
+}
+
+static inline u64 get_unaligned_be64(const void *p)
+{
+	return (u64)get_unaligned_be32(p) << 32 |
+	       get_unaligned_be32((const u8 *)p + 4);
+}
+
+static inline void put_unaligned_be16(u16 v, void *p)
+{
+	u8 *b = (u8 *)p;
+
+	b[0] = (u8)(v >> 8);
+	b[1] = (u8)v;
+}
+
+static inline void put_unaligned_be32(u32 v, void *p)
+{
+	u8 *b = (u8 *)p;
+
+	b[0] = (u8)(v >> 24);
+	b[1] = (u8)(v >> 16);
+	b[2] = (u8)(v >> 8);
+	b[3] = (u8)v;
+}
+
+static inline void put_unaligned_be64(u64 v, void *p)
+{
+	put_unaligned_be32((u32)(v >> 32), p);
+	put_unaligned_be32((u32)v, (u8 *)p + 4);
+}
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+#endif /* __KERNEL__ */
+
+#endif /* __MRC_CORE_TYPES_H */

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The MRC protocol core: one reliable connection sprayed over planes and
+ * entropy values (EVs), written sans-I/O. It owns the connection state
+ * machine, the EV set and EV states, SACK/NACK generation and processing,
+ * retransmission, reassembly and NSCC congestion control. It does no I/O,
+ * keeps no clock and takes no lock: everything outside comes through
+ * struct mrc_core_env, so mrc.ko (kernel/conn_env.c) and the userspace
+ * library (host tests with a fake clock, fuzzers, simulator) run the same
+ * code.
+ *
+ * Concurrency: a struct mrc_core is single-threaded. The caller serialises
+ * every mrc_core_*() call on one connection (mrc.ko holds the connection's
+ * spinlock with BHs off). Environment callbacks run inside those calls and
+ * must not call back into the same core.
+ *
+ * Memory: every allocation goes through env->alloc(), may fail at any
+ * time and is never larger than MRC_CORE_MAX_ALLOC; the core answers a
+ * failure with back-pressure (less send space, a NO_BUFFER NACK), never a
+ * crash or lost data.
+ */
+#ifndef __MRC_CORE_H
+#define __MRC_CORE_H
+
+#include "core_types.h"
+#include "wire.h"
+
+#define MRC_CORE_MAX_ALLOC	(64 * 1024)
+#define MRC_CORE_MAX_EVS	256
+#define MRC_CORE_DEFAULT_EVS	128
+
+/* Connection states (superset of enum mrc_conn_state of the netlink API). */
+enum mrc_core_state {
+	MRC_CORE_CLOSED,	/* never opened, or finished */
+	MRC_CORE_SYN_SENT,	/* client: SYN out, waiting for SYN_ACK */
+	MRC_CORE_ESTABLISHED,	/* data flows both ways */
+	MRC_CORE_FIN_WAIT,	/* we sent FIN; peer may still send */
+	MRC_CORE_CLOSE_WAIT,	/* peer sent FIN; we may still send */
+	MRC_CORE_LAST_ACK,	/* both sent FIN; waiting for ours to be acked */
+	MRC_CORE_DONE,		/* both directions finished and acknowledged */
+	MRC_CORE_ABORTED,	/* RST sent or received, or timed out */
+};
+
+/* What the core tells its environment; @arg's meaning per note. */
+enum mrc_core_note {
+	MRC_NOTE_ESTABLISHED,	/* handshake complete (client and server) */
+	MRC_NOTE_WRITABLE,	/* send space grew; arg: free bytes */
+	MRC_NOTE_PEER_FIN,	/* all peer data delivered, then EOF */
+	MRC_NOTE_DONE,		/* state reached MRC_CORE_DONE */
+	MRC_NOTE_ERROR,		/* fatal; arg: errno (ETIMEDOUT, ECONNRESET,
+				 * ECONNREFUSED); state is MRC_CORE_ABORTED */
+	MRC_NOTE_EV_STATE,	/* arg: EV index whose state changed */
+	MRC_NOTE_PLANE_STATE,	/* arg: plane id whose usability changed */
+};
+
+/* Trace points the core reports (the kernel turns them into tracepoints). */
+enum mrc_core_trace {
+	MRC_TRACE_TX,		/* DATA sent (new or retransmitted) */
+	MRC_TRACE_RX,		/* DATA received */
+	MRC_TRACE_ACK,		/* a PSN newly acknowledged; rtt_us if sampled */
+	MRC_TRACE_LOSS,		/* a PSN declared lost; reason in arg */
+	MRC_TRACE_NACK,		/* NACK received */
+};
+
+struct mrc_core_trace_info {
+	u32	psn;
+	u32	plane;
+	u32	ev;
+	u32	len;		/* payload bytes */
+	u32	rtt_us;		/* ACK: RTT sample or 0 */
+	u32	arg;		/* LOSS: 0 = SACK gap, 1 = RTO, 2 = NACK,
+				 * 3 = plane down; TX: 1 if retransmission */
+	bool	ce;		/* RX: CE mark; ACK: echoed CE */
+};
+
+struct mrc_core_env_ops {
+	/* Monotonic clock, microseconds. */
+	u64	(*now_us)(void *ctx);
+	/*
+	 * Arm the connection's one timer at absolute time @when_us, replacing
+	 * any earlier arming; 0 cancels. When it fires the environment calls
+	 * mrc_core_on_timer().
+	 */
+	void	(*timer_arm)(void *ctx, u64 when_us);
+	/*
+	 * Send one packet (@hdr: header and body; @payload may be NULL) on
+	 * plane @plane with entropy value @ev, addressed to the peer's plane
+	 * (mrc_core_peer_plane()). DATA should carry ECT. Return 0, or a
+	 * negative errno when it could not go out (the core treats it as lost).
+	 */
+	int	(*xmit)(void *ctx, u32 plane, u32 ev, const void *hdr,
+			u32 hdr_len, const void *payload, u32 payload_len);
+	/*
+	 * Hand in-order bytes to the application. @flags has MRC_F_EOM on the
+	 * last segment of a message. Return 0 if taken, negative errno if
+	 * not now: the core keeps them and retries on mrc_core_rcv_space().
+	 */
+	int	(*deliver)(void *ctx, const void *data, u32 len, u32 flags);
+	void	(*notify)(void *ctx, enum mrc_core_note note, u32 arg);
+	/* Optional; NULL when nobody listens. */
+	void	(*trace)(void *ctx, enum mrc_core_trace point,
+			 const struct mrc_core_trace_info *info);
+	/* Never sleeps; may return NULL. */
+	void	*(*alloc)(void *ctx, size_t size);
+	void	(*free)(void *ctx, void *ptr);
+	u32	(*random)(void *ctx);
+};
+
+struct mrc_core_env {
+	const struct mrc_core_env_ops	*ops;
+	void				*ctx;
+};
+
+/* NSCC parameters (units as enum mrc_nscc_attr: ns, bytes, ppm). */
+struct mrc_core_cc {
+	u32	base_rtt_ns;
+	u32	target_delay_ns;
+	u32	max_cwnd;
+	u32	eta;
+	u32	fi;
+	u32	fi_scale;
+	u32	gamma;
+	u32	max_md_jump;
+	u32	qa_threshold_ns;
+	u32	adjust_bytes;
+	u32	adjust_period_ns;
+	u8	qa_gate;
+	u8	disable_qa;
+};
+
+/*
+ * struct mrc_core_cfg - how a connection is set up. Zero fields take the
+ * documented default.
+ * @sock_type:		MRC_SYN_STREAM or MRC_SYN_SEQPACKET
+ * @local_port:		our service port (host order)
+ * @peer_port:		the peer's service port (client: the one connected to)
+ * @mss:		DATA payload bytes (default 1400)
+ * @ev_count:		EVs of the connection (default 128, max 256), split
+ *			evenly over the planes both ends have
+ * @evs/@nevs:		explicit EV values from an EV profile (else random)
+ * @ev_min_active:	never mark an EV bad if fewer than this stay GOOD
+ * @sndbuf/@rcvbuf:	bytes the core may hold for sending / reassembly
+ * @user_timeout_ms:	no ACK progress for this long aborts with ETIMEDOUT
+ *			(default 30000)
+ * @rto_min_us/@rto_max_us/@rto_init_us: retransmission timer bounds
+ *			(defaults 10000 / 2000000 / 100000)
+ * @ack_delay_us:	delayed-ACK timer (default 200); @ack_every: SACK at
+ *			least every this many DATA packets (default 4)
+ * @probe_interval_us:	probe period for ASSUMED_BAD EVs (default 50000)
+ * @psn24:		use 24-bit PSNs
+ * @cc:			NSCC parameters; all zero takes defaults
+ * @planes/@nplanes:	our planes, advertised in SYN / SYN_ACK
+ * @plane_up:		bit p: our plane p can send now
+ * @peer/@has_peer:	client only: the peer plane the SYN goes to
+ */
+struct mrc_core_cfg {
+	u8			sock_type;
+	u16			local_port;
+	u16			peer_port;
+	u32			mss;
+	u32			ev_count;
+	const u16		*evs;
+	u32			nevs;
+	u32			ev_min_active;
+	u32			sndbuf;
+	u32			rcvbuf;
+	u32			user_timeout_ms;
+	u32			rto_min_us;
+	u32			rto_max_us;
+	u32			rto_init_us;
+	u32			ack_delay_us;
+	u32			ack_every;
+	u32			probe_interval_us;
+	bool			psn24;
+	struct mrc_core_cc	cc;
+	struct mrc_core_plane	planes[MRC_WIRE_MAX_PLANES];
+	u32			nplanes;
+	u32			plane_up;
+	struct mrc_core_plane	peer;
+	bool			has_peer;
+};
+
+/* Counters of one connection; all monotonic except the gauges at the end. */
+struct mrc_core_stats {
+	u64	tx_pkts;		/* every packet sent */
+	u64	tx_data_pkts;
+	u64	tx_data_bytes;		/* payload, first transmissions */
+	u64	retx_pkts;
+	u64	retx_bytes;
+	u64	rx_pkts;		/* every packet accepted */
+	u64	rx_data_pkts;
+	u64	rx_data_bytes;		/* payload accepted (not duplicates) */
+	u64	dup_pkts;		/* DATA already received */
+	u64	ooo_pkts;		/* DATA received ahead of a gap */
+	u64	delivered_bytes;	/* handed to deliver() */
+	u64	acked_bytes;		/* our payload the peer acknowledged */
+	u64	sacks_tx, sacks_rx;
+	u64	nacks_tx, nacks_rx;
+	u64	ce_rx;			/* CE-marked DATA received */
+	u64	ce_echoed;		/* our DATA the peer saw CE on */
+	u64	probes_tx, probe_replies_rx;
+	u64	rto_count;		/* retransmission timeouts */
+	u64	fast_retx;		/* losses found from SACK gaps */
+	u64	ev_state_changes;
+	u64	drops[MRC_DROP_MAX];	/* received packets refused, by reason */
+	/* gauges */
+	u32	srtt_us;
+	u32	rttvar_us;
+	u32	rto_us;
+	u32	cwnd;			/* bytes */
+	u32	inflight_bytes;
+	u32	peer_rwnd;
+	u32	evs_good;		/* EVs in rotation now */
+	u32	planes_usable;		/* bit p: plane p carries data now */
+	u64	longest_stall_us;	/* longest time without ACK progress
+					 * while data was outstanding */
+};
+
+/* One EV of a connection. */
+struct mrc_core_ev_info {
+	u32	value;
+	u32	plane;
+	u8	state;			/* enum mrc_ev_state (mrc_netlink.h) */
+	bool	probing;
+	u32	srtt_us;
+	u64	tx_pkts;
+	u64	tx_bytes;
+	u64	retx_pkts;
+	u64	acked_pkts;
+	u64	losses;
+	u64	ce_marks;
+	u64	nacks;
+};
+
+struct mrc_core;
+
+/*
+ * mrc_core_create - a connection in MRC_CORE_CLOSED with our random token.
+ * Nothing is sent until mrc_core_connect() or mrc_core_accept().
+ * Return: the core, or NULL (allocation failure or invalid @cfg).
+ */
+struct mrc_core *mrc_core_create(const struct mrc_core_cfg *cfg,
+				 const struct mrc_core_env *env);
+/* Frees everything; sends nothing (abort first for an RST). */
+void mrc_core_destroy(struct mrc_core *core);
+
+/* Client: send SYN on cfg->peer; SYN is retried with backoff. */
+int mrc_core_connect(struct mrc_core *core);
+/*
+ * Server: take a SYN that a listener received on @plane (already parsed),
+ * answer SYN_ACK, and become ESTABLISHED.
+ * Return: 0, or -EINVAL if @syn does not fit this core's configuration.
+ */
+int mrc_core_accept(struct mrc_core *core, const struct mrc_pkt *syn,
+		    u32 plane);
+
+/*
+ * mrc_core_input - process one received packet addressed to this core
+ * (pkt->dst_token == mrc_core_token(core)), received on our plane @plane,
+ * @ce: the IP header carried CE.
+ * Return: MRC_DROP_NONE or the reason it was refused (also counted in
+ * stats.drops). A refused packet changes no connection state.
+ */
+int mrc_core_input(struct mrc_core *core, const struct mrc_pkt *pkt,
+		   u32 plane, bool ce);
+
+/*
+ * mrc_core_send - queue @len bytes for sending; @fill copies them into
+ * core memory (it may fail with a negative errno, e.g. -EFAULT).
+ * For SOCK_SEQPACKET one call is one message (@flags must have
+ * MRC_F_EOM) and it is taken whole or not at all.
+ * Return: bytes queued (0: no space now, wait for MRC_NOTE_WRITABLE), or
+ * negative errno (-EPIPE after close, -EMSGSIZE, the error of @fill).
+ */
+int mrc_core_send(struct mrc_core *core, u32 len, u32 flags,
+		  int (*fill)(void *arg, void *dst, u32 off, u32 len),
+		  void *arg);
+/* Bytes mrc_core_send() would take now. */
+u32 mrc_core_send_space(const struct mrc_core *core);
+
+/* The application freed receive space; @free_bytes is what it has now. */
+void mrc_core_rcv_space(struct mrc_core *core, u32 free_bytes);
+
+void mrc_core_on_timer(struct mrc_core *core);
+
+/* Graceful: FIN once every queued byte is acknowledged. */
+void mrc_core_close(struct mrc_core *core);
+/* Abortive: RST now, state ABORTED, MRC_NOTE_ERROR with @err if non-zero. */
+void mrc_core_abort(struct mrc_core *core, int err);
+
+/* Our plane @plane can (not) send; in-flight data on it is resent at once. */
+void mrc_core_plane_update(struct mrc_core *core, u32 plane, bool up);
+
+/* Administrator: set EV @idx to GOOD / ASSUMED_BAD / DENIED. */
+int mrc_core_ev_set_state(struct mrc_core *core, u32 idx, u8 state);
+/* Send a probe on EV @idx now. */
+int mrc_core_ev_probe(struct mrc_core *core, u32 idx);
+
+enum mrc_core_state mrc_core_state(const struct mrc_core *core);
+u32 mrc_core_token(const struct mrc_core *core);
+u32 mrc_core_peer_token(const struct mrc_core *core);
+/* The peer's address on plane @plane, or NULL if it has none there. */
+const struct mrc_core_plane *mrc_core_peer_plane(const struct mrc_core *core,
+						 u32 plane);
+u32 mrc_core_peer_service_port(const struct mrc_core *core);
+void mrc_core_get_stats(const struct mrc_core *core,
+			struct mrc_core_stats *stats);
+u32 mrc_core_ev_count(const struct mrc_core *core);
+int mrc_core_ev_get(const struct mrc_core *core, u32 idx,
+		    struct mrc_core_ev_info *info);
+
+#endif /* __MRC_CORE_H */
