@@ -1,6 +1,7 @@
 #!/bin/sh
 # Build the guest initramfs: busybox-static, the init script and the
-# target kernel's virtio, 9p and virtio-net modules in load order.
+# target kernel's virtio, 9p, virtio-net and UDP tunnel modules in load
+# order.
 # Usage: initramfs.sh KVER OUT.cpio.gz
 set -eu
 kver=$1
@@ -16,7 +17,9 @@ cp "$here/lib/guest-init" "$work/init"
 chmod 755 "$work/init"
 
 # Dependencies first, each module once, in the order modprobe would use.
-for m in virtio_pci 9pnet_virtio 9p virtio_net; do
+# udp_tunnel and ip6_udp_tunnel are mrc.ko's dependencies: tests insmod
+# mrc.ko from the build tree, where modprobe cannot resolve them.
+for m in virtio_pci 9pnet_virtio 9p virtio_net udp_tunnel ip6_udp_tunnel; do
 	modprobe --show-depends -S "$kver" "$m"
 done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' |
 while read -r ko; do
