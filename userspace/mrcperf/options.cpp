@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+// Option parsing without getopt: its global state would forbid parsing in
+// two threads at once, which the end-to-end tests do.
+#include "options.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <vector>
+
+#include "error.hpp"
+
+namespace mrcperf {
+namespace {
+
+using std::chrono::milliseconds;
+
+constexpr std::string_view kUsage =
+    "Usage: mrcperf -s [ -p PORT ] [ -B ADDR ] [ -1 ] [ --seqpacket ] [ --verify ]\n"
+    "                  [ -i SECONDS ] [ --timeout MS ] [ -J ] [ --tcp ]\n"
+    "       mrcperf -c ADDR [ -p PORT ] [ -B ADDR ] [ -n BYTES | -t SECONDS ]\n"
+    "                  [ --seqpacket ] [ -l LENGTH ] [ --verify ] [ -i SECONDS ]\n"
+    "                  [ --timeout MS ] [ -J ] [ --tcp ]\n"
+    "\n"
+    "  -s, --server         receive: wait for clients on PORT (default 5201)\n"
+    "  -c, --client ADDR    send to the server at ADDR (name, IPv4 or IPv6)\n"
+    "  -p, --port PORT      service port, 1..65535\n"
+    "  -B, --bind ADDR      local address to bind\n"
+    "  -1, --one-off        serve one client, then exit with its status\n"
+    "  -n, --bytes BYTES    send BYTES (suffixes K, M, G, T: binary multiples)\n"
+    "  -t, --time SECONDS   send for SECONDS (default 10)\n"
+    "  -l, --length LENGTH  bytes per send(): default 128K for a stream,\n"
+    "                       4096 per message with --seqpacket (8..16M)\n"
+    "      --seqpacket      SOCK_SEQPACKET: numbered messages checked whole\n"
+    "      --verify         send a seeded pseudo-random pattern, check every byte\n"
+    "  -i, --interval SECS  a report line every SECS (0.1..3600)\n"
+    "      --timeout MS     give up after MS without progress (connect, send, recv)\n"
+    "  -J, --json           print one JSON object on stdout\n"
+    "      --tcp            plain TCP instead of AF_MRC (no --seqpacket)\n"
+    "  -h, --help           this text\n"
+    "\n"
+    "Exit status: 0 ok, 1 usage, 2 runtime error or short transfer, 3 data mismatch.\n";
+
+struct Spec {
+  char short_name;  // '\0' when only the long form exists
+  std::string_view long_name;
+  bool takes_value;
+  bool client_only;
+  bool server_only;
+  std::function<void(Options&, std::string_view)> apply;
+
+  [[nodiscard]] bool is_role() const { return long_name == "server" || long_name == "client"; }
+};
+
+[[noreturn]] void Fail(const std::string& text) { throw UsageError(text); }
+
+template <typename T>
+T ParseInteger(std::string_view option, std::string_view text, T min, T max) {
+  T value{};
+  const auto* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec == std::errc::invalid_argument || ptr != end) {
+    Fail(std::string(option) + " \"" + std::string(text) + "\" is not a number");
+  }
+  if (ec == std::errc::result_out_of_range || value < min || value > max) {
+    Fail(std::string(option) + " " + std::string(text) + " is out of range " + std::to_string(min) +
+         ".." + std::to_string(max));
+  }
+  return value;
+}
+
+// Seconds with an optional fraction ("0.5"), rounded to milliseconds.
+milliseconds ParseSeconds(std::string_view option, std::string_view text, double min, double max) {
+  double value = 0;
+  const auto* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value, std::chars_format::fixed);
+  if (text.empty() || ec != std::errc() || ptr != end || !std::isfinite(value)) {
+    Fail(std::string(option) + " \"" + std::string(text) + "\" is not a number of seconds");
+  }
+  if (value < min || value > max) {
+    Fail(std::string(option) + " " + std::string(text) + " is out of range");
+  }
+  return milliseconds(std::llround(value * 1000.0));
+}
+
+const std::array<Spec, 15>& Specs() {
+  static const std::array<Spec, 15> specs{{
+      {'s', "server", false, false, false, [](Options& o, auto) { o.role = Role::kServer; }},
+      {'c', "client", true, false, false,
+       [](Options& o, std::string_view v) {
+         if (v.empty()) {
+           Fail("-c needs a server address");
+         }
+         o.host = v;
+       }},
+      {'p', "port", true, false, false,
+       [](Options& o, std::string_view v) {
+         o.port = ParseInteger<std::uint16_t>("-p", v, 1, 65535);
+       }},
+      {'B', "bind", true, false, false,
+       [](Options& o, std::string_view v) {
+         if (v.empty()) {
+           Fail("-B needs an address");
+         }
+         o.bind_host = v;
+       }},
+      {'1', "one-off", false, false, true, [](Options& o, auto) { o.one_off = true; }},
+      {'n', "bytes", true, true, false,
+       [](Options& o, std::string_view v) {
+         o.bytes = ParseSize(v);
+         if (o.bytes == 0) {
+           Fail("-n 0: nothing to send");
+         }
+       }},
+      {'t', "time", true, true, false,
+       [](Options& o, std::string_view v) { o.duration = ParseSeconds("-t", v, 0.001, 86400); }},
+      {'l', "length", true, true, false,
+       [](Options& o, std::string_view v) {
+         const std::uint64_t length = ParseSize(v);
+         if (length < 1 || length > kMaxLength) {
+           Fail("-l " + std::string(v) + " is out of range 1..16M");
+         }
+         o.length = static_cast<std::uint32_t>(length);
+       }},
+      {'\0', "seqpacket", false, false, false, [](Options& o, auto) { o.mode = Mode::kSeqpacket; }},
+      {'\0', "verify", false, false, false, [](Options& o, auto) { o.verify = true; }},
+      {'i', "interval", true, false, false,
+       [](Options& o, std::string_view v) {
+         o.interval = ParseSeconds("-i", v, 0, 3600);
+         if (o.interval.count() != 0 && o.interval < milliseconds(100)) {
+           Fail("-i " + std::string(v) + " is out of range 0.1..3600 (0 turns it off)");
+         }
+       }},
+      {'\0', "timeout", true, false, false,
+       [](Options& o, std::string_view v) {
+         o.timeout = milliseconds(ParseInteger<std::uint32_t>("--timeout", v, 1, 3'600'000));
+       }},
+      {'J', "json", false, false, false, [](Options& o, auto) { o.json = true; }},
+      {'\0', "tcp", false, false, false,
+       [](Options& o, auto) { o.transport = TransportKind::kTcp; }},
+      {'h', "help", false, false, false, [](Options& o, auto) { o.help = true; }},
+  }};
+  return specs;
+}
+
+const Spec* FindSpec(std::string_view word) {
+  const auto& specs = Specs();
+  const auto* found = std::find_if(specs.begin(), specs.end(), [&](const Spec& spec) {
+    if (word.starts_with("--")) {
+      return word.substr(2) == spec.long_name;
+    }
+    return word.size() == 2 && spec.short_name != '\0' && word[1] == spec.short_name;
+  });
+  return found == specs.end() ? nullptr : found;
+}
+
+std::string Spelling(const Spec& spec) {
+  return spec.short_name != '\0' ? std::string{'-', spec.short_name}
+                                 : "--" + std::string(spec.long_name);
+}
+
+// Checks that need the whole command line.
+void CheckTogether(Options& options, bool has_bytes, bool has_time) {
+  if (has_bytes && has_time) {
+    Fail("-n and -t exclude each other");
+  }
+  if (options.transport == TransportKind::kTcp && options.mode == Mode::kSeqpacket) {
+    Fail("--seqpacket needs AF_MRC: TCP has no message boundaries");
+  }
+  if (options.role == Role::kServer) {
+    return;
+  }
+  if (!has_bytes && !has_time) {
+    options.duration = milliseconds(std::llround(kDefaultSeconds * 1000.0));
+  }
+  if (options.length == 0) {
+    options.length =
+        options.mode == Mode::kSeqpacket ? kDefaultMessageLength : kDefaultStreamLength;
+  }
+  if (options.mode == Mode::kSeqpacket && options.length < kMinMessageLength) {
+    Fail("-l " + std::to_string(options.length) +
+         " is too short for --seqpacket: messages carry an 8-byte number");
+  }
+}
+
+// Applies the option at args[i] (and its value, advancing i past it).
+const Spec& TakeOption(std::span<const std::string_view> args, std::size_t& i, Options& options) {
+  std::string_view word = args[i];
+  std::optional<std::string_view> inline_value;
+  if (const auto equals = word.find('=');
+      word.starts_with("--") && equals != std::string_view::npos) {
+    inline_value = word.substr(equals + 1);
+    word = word.substr(0, equals);
+  }
+  const Spec* spec = word.starts_with('-') ? FindSpec(word) : nullptr;
+  if (spec == nullptr) {
+    Fail(word.starts_with('-') ? "option \"" + std::string(word) + "\" is unknown"
+                               : "unexpected argument \"" + std::string(word) + "\"");
+  }
+  std::string_view value;
+  if (spec->takes_value) {
+    if (inline_value) {
+      value = *inline_value;
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
+    } else {
+      Fail(std::string(word) + " needs a value");
+    }
+  } else if (inline_value) {
+    Fail(std::string(word) + " takes no value");
+  }
+  spec->apply(options, value);
+  return *spec;
+}
+
+}  // namespace
+
+std::uint64_t ParseSize(std::string_view text) {
+  std::string_view digits = text;
+  std::uint64_t multiplier = 1;
+  if (!text.empty()) {
+    constexpr std::string_view kSuffixes = "KMGT";
+    const auto suffix = kSuffixes.find(static_cast<char>(std::toupper(text.back())));
+    if (suffix != std::string_view::npos) {
+      multiplier = std::uint64_t{1} << (10 * (suffix + 1));
+      digits.remove_suffix(1);
+    }
+  }
+  std::uint64_t value = 0;
+  const auto* end = digits.data() + digits.size();
+  const auto [ptr, ec] = std::from_chars(digits.data(), end, value);
+  if (digits.empty() || ec == std::errc::invalid_argument || ptr != end) {
+    throw UsageError("size \"" + std::string(text) + "\" is not a number with K, M, G or T");
+  }
+  if (ec == std::errc::result_out_of_range ||
+      value > std::numeric_limits<std::uint64_t>::max() / multiplier) {
+    throw UsageError("size " + std::string(text) + " is too large");
+  }
+  return value * multiplier;
+}
+
+Options ParseOptions(std::span<const std::string_view> args) {
+  Options options;
+  std::vector<const Spec*> seen;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const Spec& spec = TakeOption(args, i, options);
+    if (spec.is_role() && std::ranges::any_of(seen, &Spec::is_role)) {
+      Fail("-s and -c exclude each other");
+    }
+    seen.push_back(&spec);
+  }
+  if (options.help) {
+    return options;
+  }
+  const auto given = [&](std::string_view name) {
+    return std::ranges::any_of(seen, [&](const Spec* spec) { return spec->long_name == name; });
+  };
+  if (!given("server") && !given("client")) {
+    Fail("one of -s or -c is required");
+  }
+  for (const Spec* spec : seen) {
+    if (spec->client_only && options.role == Role::kServer) {
+      Fail(Spelling(*spec) + " is a client option");
+    }
+    if (spec->server_only && options.role == Role::kClient) {
+      Fail(Spelling(*spec) + " is a server option");
+    }
+  }
+  CheckTogether(options, given("bytes"), given("time"));
+  return options;
+}
+
+std::string_view UsageText() { return kUsage; }
+
+std::string_view Name(TransportKind transport) {
+  return transport == TransportKind::kTcp ? "tcp" : "mrc";
+}
+
+std::string_view Name(Mode mode) { return mode == Mode::kSeqpacket ? "seqpacket" : "stream"; }
+
+std::string_view Name(Role role) { return role == Role::kServer ? "server" : "client"; }
+
+}  // namespace mrcperf

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+// Both sides agree on the byte count at the end: the client compares what
+// it sent with the server's Result, the server with the Hello's total.
+#include "session.hpp"
+
+#include <sys/socket.h>
+
+#include <cerrno>
+
+#include "error.hpp"
+#include "io.hpp"
+
+namespace mrcperf {
+namespace {
+
+Report EmptyReport(const Connection& conn, const Options& options, Role role) {
+  Report report;
+  report.role = role;
+  report.transport = conn.transport;
+  report.mode = options.mode;
+  report.verify = options.verify;
+  report.local = conn.local;
+  report.peer = conn.peer;
+  return report;
+}
+
+std::string ShortTransfer(std::string_view expected_what, std::uint64_t expected,
+                          std::string_view got_what, std::uint64_t got) {
+  return "short transfer: " + std::string(expected_what) + " " + std::to_string(expected) +
+         " bytes, " + std::string(got_what) + " " + std::to_string(got);
+}
+
+Hello ReceiveHello(const Connection& conn, const Options& options) {
+  std::array<std::uint8_t, kHelloSize> bytes{};
+  if (!ReceiveRecord(conn.fd, options.mode, bytes, conn.peer)) {
+    throw ProtocolError(conn.peer + " closed the connection before its hello");
+  }
+  const Hello hello = DecodeHello(bytes);
+  if (hello.mode != options.mode) {
+    throw ProtocolError(conn.peer + " asks for " + std::string(Name(hello.mode)) +
+                        " mode, this server runs " + std::string(Name(options.mode)));
+  }
+  if (options.verify && !hello.verify) {
+    throw ProtocolError(conn.peer + " does not send a --verify pattern; this server requires it");
+  }
+  return hello;
+}
+
+}  // namespace
+
+Hello HelloFor(const Options& options, std::uint64_t seed) {
+  return {.mode = options.mode,
+          .verify = options.verify,
+          .length = options.length,
+          .total_bytes = options.bytes,
+          .duration = options.bytes != 0 ? std::chrono::milliseconds(0) : options.duration,
+          .seed = seed};
+}
+
+Result ResultOf(const TransferStats& stats) {
+  return {.bytes = stats.bytes,
+          .messages = stats.messages,
+          .mismatches = stats.mismatches,
+          .bad_messages = stats.bad_messages,
+          .first_mismatch = stats.first_mismatch,
+          .longest_gap = stats.longest_gap,
+          .duration = stats.duration};
+}
+
+Report RunClientSession(const Connection& conn, const Options& options, std::uint64_t seed,
+                        const IntervalSink& sink) {
+  Report report = EmptyReport(conn, options, Role::kClient);
+  try {
+    const Hello hello = HelloFor(options, seed);
+    SendRecord(conn.fd, options.mode, Encode(hello), conn.peer);
+    const TransferSetup setup{.fd = conn.fd,
+                              .peer = conn.peer,
+                              .hello = hello,
+                              .interval = options.interval,
+                              .sink = sink};
+    SendData(setup, report.stats);
+    if (shutdown(conn.fd, SHUT_WR) < 0) {
+      throw SystemError("shutdown " + conn.peer, errno);
+    }
+    std::array<std::uint8_t, kResultSize> bytes{};
+    if (!ReceiveRecord(conn.fd, options.mode, bytes, conn.peer)) {
+      throw RuntimeError("server " + conn.peer + " closed the connection without a result");
+    }
+    report.server = DecodeResult(bytes);
+    if (report.server->bytes != report.stats.bytes) {
+      report.error =
+          ShortTransfer("sent", report.stats.bytes, "server received", report.server->bytes);
+    }
+  } catch (const RuntimeError& e) {
+    report.error = e.what();
+  }
+  return report;
+}
+
+Report RunServerSession(const Connection& conn, const Options& options, const IntervalSink& sink) {
+  Report report = EmptyReport(conn, options, Role::kServer);
+  try {
+    const Hello hello = ReceiveHello(conn, options);
+    report.verify = hello.verify;
+    const TransferSetup setup{.fd = conn.fd,
+                              .peer = conn.peer,
+                              .hello = hello,
+                              .interval = options.interval,
+                              .sink = sink};
+    ReceiveData(setup, report.stats);
+    if (hello.total_bytes != 0 && report.stats.bytes != hello.total_bytes) {
+      report.error = ShortTransfer("expected", hello.total_bytes, "received", report.stats.bytes);
+    }
+    SendRecord(conn.fd, options.mode, Encode(ResultOf(report.stats)), conn.peer);
+  } catch (const RuntimeError& e) {
+    report.error = e.what();
+  }
+  return report;
+}
+
+}  // namespace mrcperf

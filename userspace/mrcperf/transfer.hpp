@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+// The data phase over a connected socket, after the Hello: the sender's
+// loop and the receiver's loop, for a byte stream and for numbered
+// messages, with --verify checking.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "meter.hpp"
+#include "protocol.hpp"
+
+namespace mrcperf {
+
+struct TransferStats {
+  std::uint64_t bytes = 0;
+  std::uint64_t messages = 0;      // seqpacket only
+  std::uint64_t mismatches = 0;    // receiver with --verify
+  std::uint64_t bad_messages = 0;  // receiver, seqpacket: wrong number/length, truncated
+  std::optional<std::uint64_t> first_mismatch;
+  std::chrono::microseconds duration{0};
+  std::chrono::microseconds longest_gap{0};  // see Meter::Record
+  std::vector<Interval> intervals;
+};
+
+struct TransferSetup {
+  int fd = -1;
+  std::string peer;  // for error messages
+  Hello hello;
+  std::chrono::milliseconds interval{0};
+  IntervalSink sink;
+};
+
+// Sends hello.total_bytes, or for hello.duration; does not shut down.
+// `stats` holds what was done so far when it throws.
+void SendData(const TransferSetup& setup, TransferStats& stats);
+
+// Receives until the peer shuts its side down; `stats` as above.
+void ReceiveData(const TransferSetup& setup, TransferStats& stats);
+
+// The message number as carried in the first bytes of a seqpacket message:
+// 8 big-endian bytes, or the low-order ones in a final message shorter
+// than 8 bytes.
+void PutMessageNumber(std::uint64_t number, std::span<std::uint8_t> message);
+std::uint64_t GetMessageNumber(std::span<const std::uint8_t> message);
+
+// The length message `number` must have: hello.length, or less for the
+// last message of a byte-bound transfer; 0 when there is no such message.
+std::uint64_t ExpectedMessageLength(const Hello& hello, std::uint64_t number);
+
+}  // namespace mrcperf
