@@ -26,6 +26,36 @@
 /* Level for setsockopt()/getsockopt() options of AF_MRC sockets. */
 #define SOL_MRC			299
 
+/* SOL_MRC options; all take a __u32 unless noted. */
+#define MRC_EV_PROFILE		1	/* EV profile id (ONLINE), 0 = default */
+#define MRC_CC_PROFILE		2	/* CC profile id (ONLINE), 0 = default */
+#define MRC_USER_TIMEOUT	3	/* ms without progress before ETIMEDOUT */
+#define MRC_EV_COUNT		4	/* EVs per connection, 1..256 */
+#define MRC_CONN_ID		5	/* get only: the connection's id */
+#define MRC_CONN_INFO		6	/* get only: struct mrc_conn_info */
+
+/*
+ * struct mrc_conn_info - a connection's counters (getsockopt MRC_CONN_INFO).
+ * Fields are appended in later versions; @len says how many bytes the
+ * kernel filled.
+ */
+struct mrc_conn_info {
+	__u32	len;
+	__u32	id;
+	__u32	state;		/* enum mrc_conn_state (mrc_netlink.h) */
+	__u32	srtt_us;
+	__u32	rto_us;
+	__u32	cwnd;
+	__u32	evs_good;
+	__u32	planes_usable;	/* bit p: plane p carries data */
+	__u64	tx_data_bytes;
+	__u64	retx_pkts;
+	__u64	rx_data_bytes;
+	__u64	dup_pkts;
+	__u64	rto_count;
+	__u64	longest_stall_us;
+};
+
 /*
  * struct sockaddr_mrc - an MRC endpoint.
  * @mrc_family:		the live AF_MRC value
