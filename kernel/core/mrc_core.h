@@ -12,7 +12,8 @@
  * Concurrency: a struct mrc_core is single-threaded. The caller serialises
  * every mrc_core_*() call on one connection (mrc.ko holds the connection's
  * spinlock with BHs off). Environment callbacks run inside those calls and
- * must not call back into the same core.
+ * must not call back into the same core, except for the read-only queries
+ * (mrc_core_state() ... mrc_core_ev_get()).
  *
  * Memory: every allocation goes through env->alloc(), may fail at any
  * time and is never larger than MRC_CORE_MAX_ALLOC; the core answers a
