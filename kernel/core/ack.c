@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Acknowledgment processing of the protocol core: SACK (cumulative PSN
+ * plus a 64-PSN bitmap), NACK by reason, loss detection and the RTT
+ * estimator (RFC 6298 from the timestamp echo).
+ *
+ * Loss detection is RACK-like: a segment in flight is lost once a segment
+ * transmitted MRC_CORE_REORDER_PKTS transmissions after it has been acked
+ * (transmissions, not PSNs, so a retransmission that gets through exposes
+ * every older one that did not). A NACK loses its PSN at once; the
+ * retransmission timer (send.c) catches the rest.
+ */
+#include "core_private.h"
+
+void mrc_ack_rtt_sample(struct mrc_core *core, u32 rtt)
+{
+	u32 delta, var;
+
+	if (!rtt)
+		rtt = 1;
+	if (!core->min_rtt_us || rtt < core->min_rtt_us)
+		core->min_rtt_us = rtt;
+	if (!core->srtt_us) {
+		core->srtt_us = rtt;
+		core->rttvar_us = rtt / 2;
+	} else {
+		delta = core->srtt_us > rtt ? core->srtt_us - rtt :
+					      rtt - core->srtt_us;
+		core->rttvar_us = (3 * core->rttvar_us + delta) / 4;
+		core->srtt_us = (7 * core->srtt_us + rtt) / 8;
+	}
+	var = mrc_max(4 * core->rttvar_us, 1);
+	core->rto_us = mrc_clamp(core->srtt_us + var, core->rto_min_us,
+				 core->rto_max_us);
+}
+
+static void mrc_ack_detect_losses(struct mrc_core *core)
+{
+	struct mrc_seg *seg = core->tx_list.head, *next;
+
+	if (!core->rack_valid)
+		return;
+	while (seg && (s32)(core->rack_hi - seg->tx_seq) >=
+		      MRC_CORE_REORDER_PKTS) {
+		next = seg->next;
+		mrc_send_mark_lost(core, seg, 0);
+		seg = next;
+	}
+}
+
+/* PSN @psn was sent (before snd_nxt)? */
+static bool mrc_ack_sent(const struct mrc_core *core, u32 psn)
+{
+	return mrc_diff(core, core->snd_nxt, psn) < 0;
+}
+
+/* Was PSN @psn sent and is it still unacknowledged data of ours? */
+static struct mrc_seg *mrc_ack_unacked(const struct mrc_core *core, u32 psn)
+{
+	if (mrc_diff(core, core->snd_una, psn) < 0 || !mrc_ack_sent(core, psn))
+		return NULL;
+	return mrc_send_seg(core, psn);
+}
+
+/* Refuse a SACK that acknowledges something we never sent. */
+static int mrc_ack_check_sack(const struct mrc_core *core,
+			      const struct mrc_pkt_sack *s, bool fin_ack)
+{
+	u32 i;
+
+	if (mrc_diff(core, core->snd_nxt, s->cum_psn) > 0)
+		return MRC_DROP_ACK;
+	if (!fin_ack && !mrc_ack_sent(core, s->trig_psn) &&
+	    mrc_diff(core, s->cum_psn, s->trig_psn) >= 0)
+		return MRC_DROP_ACK;
+	for (i = 0; i < 64; i++)
+		if ((s->bitmap & (1ull << i)) &&
+		    mrc_diff(core, core->snd_nxt,
+			     mrc_psn_add(core, s->sack_base, i)) >= 0 &&
+		    mrc_diff(core, core->snd_nxt,
+			     mrc_psn_add(core, s->sack_base, i)) < 64)
+			return MRC_DROP_ACK;
+	return MRC_DROP_NONE;
+}
+
+static u32 mrc_ack_one(struct mrc_core *core, struct mrc_seg *seg,
+		       u32 trig, u32 rtt)
+{
+	u32 len = seg->len;
+
+	mrc_core_trace(core, MRC_TRACE_ACK, seg->psn, seg->plane,
+		       core->evs[seg->ev_idx].value, len,
+		       seg->psn == trig ? rtt : 0, 0, false);
+	mrc_send_ack_seg(core, seg);
+	return len;
+}
+
+/* Everything before @cum and the bitmap's set bits are acknowledged. */
+static u32 mrc_ack_range(struct mrc_core *core, const struct mrc_pkt_sack *s,
+			 u32 rtt)
+{
+	struct mrc_seg *seg;
+	u32 acked = 0, i, psn;
+
+	while (mrc_diff(core, core->snd_una, s->cum_psn) > 0) {
+		seg = mrc_send_seg(core, core->snd_una);
+		if (seg)
+			acked += mrc_ack_one(core, seg, s->trig_psn, rtt);
+		core->snd_una = mrc_psn_add(core, core->snd_una, 1);
+	}
+	for (i = 0; i < 64; i++) {
+		if (!(s->bitmap & (1ull << i)))
+			continue;
+		psn = mrc_psn_add(core, s->sack_base, i);
+		seg = mrc_ack_unacked(core, psn);
+		if (seg)
+			acked += mrc_ack_one(core, seg, s->trig_psn, rtt);
+	}
+	while (core->snd_una != core->snd_nxt &&
+	       !mrc_send_seg(core, core->snd_una))
+		core->snd_una = mrc_psn_add(core, core->snd_una, 1);
+	return acked;
+}
+
+/* RTT of the SACK's triggering transmission, 0 if none may be taken. */
+static u32 mrc_ack_rtt(struct mrc_core *core, const struct mrc_pkt_sack *s)
+{
+	struct mrc_seg *seg;
+	u32 rtt;
+
+	if (!s->ts_echo)
+		return 0;
+	seg = mrc_ack_unacked(core, s->trig_psn);
+	if (seg && seg->tx_count > 1)
+		return 0;
+	rtt = (u32)mrc_now(core) - s->ts_echo;
+	if (rtt > 60u * 1000 * 1000)
+		return 0;
+	return rtt ? rtt : 1;
+}
+
+static void mrc_ack_peer_planes(struct mrc_core *core, u16 plane_up)
+{
+	if (plane_up == core->peer_up)
+		return;
+	core->peer_up = plane_up;
+	mrc_conn_update_usable(core);
+}
+
+int mrc_ack_sack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
+{
+	const struct mrc_pkt_sack *s = &pkt->sack;
+	bool fin_ack, ce;
+	u32 rtt, acked;
+	int reason, idx;
+
+	if (!!(pkt->flags & MRC_F_PSN24) != core->psn24)
+		return MRC_DROP_MALFORMED;
+	fin_ack = core->fin_sent && s->cum_psn == core->fin_psn &&
+		  s->trig_psn == core->fin_psn;
+	reason = mrc_ack_check_sack(core, s, fin_ack);
+	if (reason)
+		return reason;
+	core->stats.sacks_rx++;
+	mrc_ack_peer_planes(core, s->plane_up);
+	rtt = mrc_ack_rtt(core, s);
+	acked = mrc_ack_range(core, s, rtt);
+	core->peer_rwnd = s->rwnd;
+	if (rtt)
+		mrc_ack_rtt_sample(core, rtt);
+	ce = s->ce_count || (s->cc_flags & MRC_SACK_CE);
+	if (ce)
+		core->stats.ce_echoed += s->ce_count ? s->ce_count : 1;
+	idx = s->echo_ev ? mrc_ev_find(core, s->echo_ev) : -1;
+	if (idx >= 0)
+		mrc_ev_on_ack(core, idx, rtt, s->cc_flags & MRC_SACK_CE);
+	if (acked || rtt)
+		mrc_nscc_on_ack(&core->cc, mrc_now(core), acked, rtt,
+				core->srtt_us, ce);
+	/* A closed window that is still reported means the peer is alive. */
+	if (acked || s->rwnd < core->mss)
+		mrc_conn_progress(core);
+	mrc_ack_detect_losses(core);
+	if (fin_ack)
+		mrc_conn_fin_acked(core);
+	if (core->snd_una == core->snd_end && !core->lost_list.head &&
+	    (!core->fin_sent || core->fin_acked))
+		core->outstanding = false;
+	if (acked)
+		mrc_send_writable(core);
+	mrc_send_push(core);
+	return MRC_DROP_NONE;
+}
+
+/* A NACK loses its PSN at once; the reason says what else to learn. */
+int mrc_ack_nack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
+{
+	const struct mrc_pkt_nack *n = &pkt->nack;
+	struct mrc_seg *seg;
+	int idx;
+	s32 win;
+
+	if (!!(pkt->flags & MRC_F_PSN24) != core->psn24)
+		return MRC_DROP_MALFORMED;
+	if (!mrc_ack_sent(core, n->psn) ||
+	    mrc_diff(core, core->snd_nxt, n->cum_psn) > 0)
+		return MRC_DROP_ACK;
+	core->stats.nacks_rx++;
+	idx = mrc_ev_find(core, n->echo_ev);
+	mrc_core_trace(core, MRC_TRACE_NACK, n->psn, plane, n->echo_ev, 0, 0,
+		       n->reason, false);
+	if (idx >= 0)
+		core->evs[idx].nacks++;
+	seg = mrc_ack_unacked(core, n->psn);
+	if (!seg || seg->state != MRC_SEG_INFLIGHT)
+		return MRC_DROP_NONE;
+	switch (n->reason) {
+	case MRC_NACK_TRIMMED:
+		if (idx >= 0)
+			mrc_ev_on_skip(core, idx);
+		break;
+	case MRC_NACK_PSN_OUT_OF_WINDOW:
+		/* Learn the peer's PSN window; it is never widened again. */
+		win = mrc_diff(core, n->cum_psn, n->psn);
+		core->peer_psn_win = win > 64 ? (u32)win : 64;
+		break;
+	case MRC_NACK_NO_BUFFER:
+		/* Wait for a SACK that opens the window (or the persist probe). */
+		core->peer_rwnd = 0;
+		break;
+	default:
+		break;
+	}
+	mrc_send_mark_lost(core, seg, 2);
+	mrc_send_push(core);
+	return MRC_DROP_NONE;
+}

@@ -1,0 +1,701 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Connection life of the protocol core: create/destroy, the handshake
+ * (SYN, SYN_ACK, duplicate SYN), teardown (FIN both ways, RST), the state
+ * machine, input dispatch by packet type and the one timer every other
+ * deadline (RTO, delayed SACK, probes, user timeout) is multiplexed on.
+ */
+#include "core_private.h"
+
+u64 mrc_now(struct mrc_core *core)
+{
+	return core->env.ops->now_us(core->env.ctx);
+}
+
+void *mrc_alloc(struct mrc_core *core, size_t size)
+{
+	if (size > MRC_CORE_MAX_ALLOC)
+		return NULL;
+	return core->env.ops->alloc(core->env.ctx, size);
+}
+
+void mrc_free(struct mrc_core *core, void *ptr)
+{
+	if (ptr)
+		core->env.ops->free(core->env.ctx, ptr);
+}
+
+u32 mrc_psn_add(const struct mrc_core *core, u32 psn, u32 n)
+{
+	return (psn + n) & mrc_psn_mask(core->psn24);
+}
+
+s32 mrc_diff(const struct mrc_core *core, u32 a, u32 b)
+{
+	return mrc_psn_diff(a, b, core->psn24);
+}
+
+void mrc_core_notify(struct mrc_core *core, enum mrc_core_note note, u32 arg)
+{
+	core->env.ops->notify(core->env.ctx, note, arg);
+}
+
+void mrc_core_trace(struct mrc_core *core, enum mrc_core_trace point,
+		    u32 psn, u32 plane, u32 ev, u32 len, u32 rtt, u32 arg,
+		    bool ce)
+{
+	struct mrc_core_trace_info info;
+
+	if (!core->env.ops->trace)
+		return;
+	info.psn = psn;
+	info.plane = plane;
+	info.ev = ev;
+	info.len = len;
+	info.rtt_us = rtt;
+	info.arg = arg;
+	info.ce = ce;
+	core->env.ops->trace(core->env.ctx, point, &info);
+}
+
+/* Start building a packet of @type to the peer in core->tx_pkt. */
+void mrc_pkt_init(struct mrc_core *core, u8 type)
+{
+	struct mrc_pkt *pkt = &core->tx_pkt;
+
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->type = type;
+	pkt->flags = core->psn24 ? MRC_F_PSN24 : 0;
+	pkt->dst_token = type == MRC_PKT_SYN ? 0 : core->peer_token;
+	pkt->src_token = core->token;
+}
+
+/* Encode core->tx_pkt and hand it to the environment. */
+int mrc_send_pkt(struct mrc_core *core, u32 plane, u32 ev,
+		 const void *payload, u32 len)
+{
+	struct mrc_pkt *pkt = &core->tx_pkt;
+	u32 hlen;
+	int err;
+
+	pkt->ev = ev;
+	pkt->payload = payload;
+	pkt->payload_len = len;
+	hlen = mrc_wire_build(pkt, core->tx_buf, sizeof(core->tx_buf));
+	if (!hlen)
+		return -EINVAL;
+	core->stats.tx_pkts++;
+	err = core->env.ops->xmit(core->env.ctx, plane, ev, core->tx_buf,
+				  hlen, payload, len);
+	return err;
+}
+
+/* Planes that carry data: shared, up here and (as far as we know) there. */
+void mrc_conn_update_usable(struct mrc_core *core)
+{
+	u32 base = core->common_mask & core->local_up;
+	u32 usable = base & core->peer_up;
+	u32 old = core->usable;
+	u32 changed, p;
+
+	/* A peer that reports no plane up is not believed: keep trying. */
+	if (!usable)
+		usable = base;
+	core->usable = usable;
+	changed = old ^ usable;
+	if (!changed)
+		return;
+	for (p = 0; p < MRC_WIRE_MAX_PLANES; p++)
+		if (changed & (1u << p))
+			mrc_core_notify(core, MRC_NOTE_PLANE_STATE, p);
+	if (old & ~usable)
+		mrc_send_plane_down(core, old & ~usable);
+}
+
+/* Plane for a reply to a packet that came in on @plane. */
+u32 mrc_conn_plane_for_reply(const struct mrc_core *core, u32 plane)
+{
+	u32 p;
+
+	if (plane < MRC_WIRE_MAX_PLANES && (core->usable & (1u << plane)))
+		return plane;
+	for (p = 0; p < MRC_WIRE_MAX_PLANES; p++)
+		if (core->usable & (1u << p))
+			return p;
+	return plane;
+}
+
+bool mrc_conn_can_send_data(const struct mrc_core *core)
+{
+	return core->state == MRC_CORE_ESTABLISHED ||
+	       core->state == MRC_CORE_CLOSE_WAIT;
+}
+
+bool mrc_conn_can_rcv_data(const struct mrc_core *core)
+{
+	return core->state == MRC_CORE_ESTABLISHED ||
+	       core->state == MRC_CORE_FIN_WAIT;
+}
+
+/* ACK progress: the stall clock restarts, the backoff is forgotten. */
+void mrc_conn_progress(struct mrc_core *core)
+{
+	u64 now = mrc_now(core);
+
+	if (core->outstanding) {
+		u64 stall = now - core->last_progress_us;
+
+		if (stall > core->stats.longest_stall_us)
+			core->stats.longest_stall_us = stall;
+	}
+	core->last_progress_us = now;
+	core->backoff = 0;
+}
+
+static void mrc_conn_set_state(struct mrc_core *core,
+			       enum mrc_core_state state)
+{
+	core->state = state;
+}
+
+/* Fatal end: ABORTED, optional RST, MRC_NOTE_ERROR(@err) if non-zero. */
+void mrc_conn_fail(struct mrc_core *core, int err, bool send_rst)
+{
+	u32 plane;
+
+	if (send_rst && core->peer_token && core->nevs &&
+	    core->state != MRC_CORE_CLOSED && core->state != MRC_CORE_ABORTED) {
+		plane = mrc_conn_plane_for_reply(core, core->syn_plane);
+		mrc_pkt_init(core, MRC_PKT_RST);
+		core->tx_pkt.rst_reason = err > 0 ? err : ECONNRESET;
+		mrc_send_pkt(core, plane, core->evs[0].value, NULL, 0);
+	}
+	mrc_conn_set_state(core, MRC_CORE_ABORTED);
+	core->ack_due_us = 0;
+	core->timer_armed = 0;
+	core->env.ops->timer_arm(core->env.ctx, 0);
+	if (err)
+		mrc_core_notify(core, MRC_NOTE_ERROR, err);
+}
+
+void mrc_conn_check_done(struct mrc_core *core)
+{
+	if (core->state == MRC_CORE_DONE || core->state == MRC_CORE_ABORTED)
+		return;
+	if (core->fin_acked && core->peer_fin_noted) {
+		mrc_conn_set_state(core, MRC_CORE_DONE);
+		mrc_core_notify(core, MRC_NOTE_DONE, 0);
+	}
+}
+
+void mrc_conn_fin_acked(struct mrc_core *core)
+{
+	if (!core->fin_sent || core->fin_acked)
+		return;
+	core->fin_acked = true;
+	core->outstanding = false;
+	mrc_conn_progress(core);
+	mrc_conn_check_done(core);
+}
+
+static u32 mrc_cfg_or(u32 v, u32 def)
+{
+	return v ? v : def;
+}
+
+static int mrc_conn_cfg(struct mrc_core *core, const struct mrc_core_cfg *cfg)
+{
+	u32 i, id;
+
+	if (cfg->sock_type != MRC_SYN_STREAM &&
+	    cfg->sock_type != MRC_SYN_SEQPACKET)
+		return -EINVAL;
+	if (!cfg->nplanes || cfg->nplanes > MRC_WIRE_MAX_PLANES)
+		return -EINVAL;
+	core->sock_type = cfg->sock_type;
+	core->local_port = cfg->local_port;
+	core->peer_port = cfg->peer_port;
+	core->cfg_mss = mrc_cfg_or(cfg->mss, MRC_CORE_DEF_MSS);
+	if (core->cfg_mss < MRC_CORE_MIN_MSS || core->cfg_mss > 0xffff)
+		return -EINVAL;
+	core->mss = core->cfg_mss;
+	core->sndbuf = mrc_cfg_or(cfg->sndbuf, MRC_CORE_DEF_BUF);
+	core->rcvbuf = mrc_cfg_or(cfg->rcvbuf, MRC_CORE_DEF_BUF);
+	core->user_timeout_us = (u64)mrc_cfg_or(cfg->user_timeout_ms,
+					       MRC_CORE_DEF_USER_TIMEOUT_MS) *
+				1000;
+	core->rto_min_us = mrc_cfg_or(cfg->rto_min_us, MRC_CORE_DEF_RTO_MIN_US);
+	core->rto_max_us = mrc_cfg_or(cfg->rto_max_us, MRC_CORE_DEF_RTO_MAX_US);
+	if (core->rto_max_us < core->rto_min_us)
+		core->rto_max_us = core->rto_min_us;
+	core->rto_init_us = mrc_cfg_or(cfg->rto_init_us,
+				       MRC_CORE_DEF_RTO_INIT_US);
+	core->rto_us = mrc_clamp(core->rto_init_us, core->rto_min_us,
+				 core->rto_max_us);
+	core->ack_delay_us = mrc_cfg_or(cfg->ack_delay_us,
+					MRC_CORE_DEF_ACK_DELAY_US);
+	core->ack_every = mrc_cfg_or(cfg->ack_every, MRC_CORE_DEF_ACK_EVERY);
+	core->probe_interval_us = mrc_cfg_or(cfg->probe_interval_us,
+					     MRC_CORE_DEF_PROBE_US);
+	core->psn24 = cfg->psn24;
+	for (i = 0; i < cfg->nplanes; i++) {
+		id = cfg->planes[i].id;
+		if (id >= MRC_WIRE_MAX_PLANES || (core->our_mask & (1u << id)))
+			return -EINVAL;
+		core->planes[id] = cfg->planes[i];
+		core->our_mask |= 1u << id;
+	}
+	core->local_up = cfg->plane_up & core->our_mask;
+	core->peer_up = 0xffff;
+	if (cfg->has_peer) {
+		id = cfg->peer.id;
+		if (id >= MRC_WIRE_MAX_PLANES)
+			return -EINVAL;
+		core->peer_planes[id] = cfg->peer;
+		core->peer_mask = 1u << id;
+		core->syn_plane = id;
+	}
+	core->peer_rwnd = core->mss;
+	core->peer_psn_win = 0x7fffffff;
+	core->app_free = core->rcvbuf;
+	core->last_adv_rwnd = core->rcvbuf;
+	return 0;
+}
+
+static u32 mrc_conn_random_token(struct mrc_core *core)
+{
+	u32 t;
+
+	do {
+		t = core->env.ops->random(core->env.ctx);
+	} while (!t);
+	return t;
+}
+
+/*
+ * The environment's random() is called first for the token (again while it
+ * returns 0), then once for the ISN, then for EV values: tests rely on it.
+ */
+struct mrc_core *mrc_core_create(const struct mrc_core_cfg *cfg,
+				 const struct mrc_core_env *env)
+{
+	struct mrc_core *core;
+
+	if (!cfg || !env || !env->ops)
+		return NULL;
+	core = env->ops->alloc(env->ctx, sizeof(*core));
+	if (!core)
+		return NULL;
+	memset(core, 0, sizeof(*core));
+	core->env = *env;
+	if (mrc_conn_cfg(core, cfg))
+		goto err_free;
+	core->token = mrc_conn_random_token(core);
+	core->isn = core->env.ops->random(core->env.ctx) &
+		    mrc_psn_mask(core->psn24);
+	core->snd_una = core->isn;
+	core->snd_nxt = core->isn;
+	core->snd_end = core->isn;
+	core->fin_psn = core->isn;
+	if (mrc_ev_init(core, cfg))
+		goto err_free;
+	if (mrc_send_init(core))
+		goto err_evs;
+	if (mrc_recv_init(core))
+		goto err_send;
+	mrc_nscc_init(&core->cc, &cfg->cc, core->mss);
+	core->state = MRC_CORE_CLOSED;
+	return core;
+
+err_send:
+	mrc_send_destroy(core);
+err_evs:
+	mrc_free(core, core->evs);
+err_free:
+	env->ops->free(env->ctx, core);
+	return NULL;
+}
+
+void mrc_core_destroy(struct mrc_core *core)
+{
+	if (!core)
+		return;
+	core->env.ops->timer_arm(core->env.ctx, 0);
+	mrc_recv_destroy(core);
+	mrc_send_destroy(core);
+	mrc_free(core, core->evs);
+	core->env.ops->free(core->env.ctx, core);
+}
+
+/* SYN or SYN_ACK with our planes, on the handshake plane. */
+static void mrc_conn_send_syn(struct mrc_core *core, u8 type)
+{
+	struct mrc_pkt_syn *syn = &core->tx_pkt.syn;
+	u32 p, n = 0;
+
+	mrc_pkt_init(core, type);
+	syn->isn = core->isn;
+	syn->rwnd = mrc_recv_rwnd(core);
+	syn->src_port = core->local_port;
+	syn->dst_port = core->peer_port;
+	syn->mss = (u16)core->cfg_mss;
+	syn->sock_type = core->sock_type;
+	syn->ev_count = (u16)core->nevs;
+	for (p = 0; p < MRC_WIRE_MAX_PLANES; p++)
+		if (core->our_mask & (1u << p))
+			syn->planes[n++] = core->planes[p];
+	syn->nplanes = (u8)n;
+	core->last_tx_us = mrc_now(core);
+	mrc_send_pkt(core, core->syn_plane,
+		     core->evs[core->ev_rr++ % core->nevs].value, NULL, 0);
+}
+
+/* Learn the peer from a SYN or SYN_ACK. Return: 0 or -EINVAL. */
+static int mrc_conn_learn_peer(struct mrc_core *core, const struct mrc_pkt *p)
+{
+	const struct mrc_pkt_syn *syn = &p->syn;
+	u32 i, mask = 0;
+
+	if (syn->sock_type != core->sock_type)
+		return -EINVAL;
+	for (i = 0; i < syn->nplanes; i++)
+		mask |= 1u << syn->planes[i].id;
+	if (!(mask & core->our_mask))
+		return -EINVAL;
+	for (i = 0; i < syn->nplanes; i++)
+		core->peer_planes[syn->planes[i].id] = syn->planes[i];
+	core->peer_mask = mask;
+	core->common_mask = mask & core->our_mask;
+	core->peer_token = p->src_token;
+	core->peer_isn = syn->isn;
+	core->rcv_nxt = syn->isn;
+	core->rcv_dlv = syn->isn;
+	core->peer_fin_psn = syn->isn;
+	core->peer_rwnd = syn->rwnd;
+	core->peer_mss = syn->mss;
+	if (syn->mss < core->mss)
+		core->mss = syn->mss;
+	core->cc.mss = core->mss;
+	if (!core->peer_port)
+		core->peer_port = syn->src_port;
+	mrc_ev_assign_planes(core);
+	mrc_conn_update_usable(core);
+	return 0;
+}
+
+int mrc_core_connect(struct mrc_core *core)
+{
+	if (core->state != MRC_CORE_CLOSED || !core->peer_mask)
+		return -EINVAL;
+	mrc_conn_set_state(core, MRC_CORE_SYN_SENT);
+	core->outstanding = true;
+	core->last_progress_us = mrc_now(core);
+	mrc_conn_send_syn(core, MRC_PKT_SYN);
+	mrc_conn_rearm(core);
+	return 0;
+}
+
+int mrc_core_accept(struct mrc_core *core, const struct mrc_pkt *syn,
+		    u32 plane)
+{
+	if (core->state != MRC_CORE_CLOSED || syn->type != MRC_PKT_SYN ||
+	    !syn->src_token)
+		return -EINVAL;
+	if (plane >= MRC_WIRE_MAX_PLANES || !(core->our_mask & (1u << plane)))
+		return -EINVAL;
+	/* The client chose the PSN size; both directions use it. */
+	if (syn->flags & MRC_F_PSN24) {
+		core->psn24 = true;
+		core->isn &= mrc_psn_mask(true);
+		core->snd_una = core->isn;
+		core->snd_nxt = core->isn;
+		core->snd_end = core->isn;
+		core->fin_psn = core->isn;
+	} else {
+		core->psn24 = false;
+	}
+	if (mrc_conn_learn_peer(core, syn))
+		return -EINVAL;
+	core->syn_plane = plane;
+	core->peer_port = syn->syn.src_port;
+	mrc_conn_set_state(core, MRC_CORE_ESTABLISHED);
+	core->last_progress_us = mrc_now(core);
+	mrc_conn_send_syn(core, MRC_PKT_SYN_ACK);
+	mrc_core_notify(core, MRC_NOTE_ESTABLISHED, 0);
+	mrc_conn_rearm(core);
+	return 0;
+}
+
+static int mrc_conn_on_syn_ack(struct mrc_core *core, const struct mrc_pkt *p)
+{
+	if (core->state != MRC_CORE_SYN_SENT)
+		return MRC_DROP_STATE;
+	if (!!(p->flags & MRC_F_PSN24) != core->psn24)
+		return MRC_DROP_MALFORMED;
+	if (mrc_conn_learn_peer(core, p)) {
+		mrc_conn_fail(core, ECONNREFUSED, false);
+		return MRC_DROP_NONE;
+	}
+	mrc_conn_set_state(core, MRC_CORE_ESTABLISHED);
+	core->outstanding = false;
+	mrc_conn_progress(core);
+	mrc_core_notify(core, MRC_NOTE_ESTABLISHED, 0);
+	mrc_send_push(core);
+	return MRC_DROP_NONE;
+}
+
+static int mrc_conn_on_rst(struct mrc_core *core)
+{
+	if (core->state == MRC_CORE_ABORTED || core->state == MRC_CORE_CLOSED)
+		return MRC_DROP_STATE;
+	mrc_conn_fail(core, core->state == MRC_CORE_SYN_SENT ?
+			    ECONNREFUSED : ECONNRESET, false);
+	return MRC_DROP_NONE;
+}
+
+/* Check a packet's tokens, state and plane before it may touch anything. */
+static int mrc_conn_admit(struct mrc_core *core, const struct mrc_pkt *pkt,
+			  u32 plane)
+{
+	if (core->state == MRC_CORE_CLOSED || core->state == MRC_CORE_ABORTED)
+		return MRC_DROP_STATE;
+	if (core->state == MRC_CORE_SYN_SENT) {
+		if (pkt->dst_token != core->token)
+			return MRC_DROP_TOKEN;
+		if (pkt->type == MRC_PKT_SYN_ACK || pkt->type == MRC_PKT_RST)
+			return MRC_DROP_NONE;
+		return MRC_DROP_STATE;
+	}
+	if (pkt->src_token != core->peer_token)
+		return MRC_DROP_TOKEN;
+	if (pkt->type == MRC_PKT_SYN)
+		return pkt->dst_token ? MRC_DROP_TOKEN : MRC_DROP_NONE;
+	if (pkt->dst_token != core->token)
+		return MRC_DROP_TOKEN;
+	if (plane >= MRC_WIRE_MAX_PLANES ||
+	    !(core->common_mask & (1u << plane)))
+		return MRC_DROP_PLANE;
+	return MRC_DROP_NONE;
+}
+
+static int mrc_conn_dispatch(struct mrc_core *core, const struct mrc_pkt *pkt,
+			     u32 plane, bool ce)
+{
+	switch (pkt->type) {
+	case MRC_PKT_DATA:
+		return mrc_recv_data(core, pkt, plane, ce);
+	case MRC_PKT_SACK:
+		return mrc_ack_sack(core, pkt, plane);
+	case MRC_PKT_NACK:
+		return mrc_ack_nack(core, pkt, plane);
+	case MRC_PKT_PROBE:
+		mrc_ev_on_probe(core, pkt, plane);
+		return MRC_DROP_NONE;
+	case MRC_PKT_PROBE_REPLY:
+		mrc_ev_on_probe_reply(core, pkt, plane);
+		return MRC_DROP_NONE;
+	case MRC_PKT_SYN:
+		/* Our SYN_ACK was lost: the client asks again. */
+		if (core->state == MRC_CORE_SYN_SENT)
+			return MRC_DROP_STATE;
+		mrc_conn_send_syn(core, MRC_PKT_SYN_ACK);
+		return MRC_DROP_NONE;
+	case MRC_PKT_SYN_ACK:
+		return mrc_conn_on_syn_ack(core, pkt);
+	case MRC_PKT_FIN:
+		return mrc_recv_fin(core, pkt, plane);
+	case MRC_PKT_RST:
+		return mrc_conn_on_rst(core);
+	}
+	return MRC_DROP_TYPE;
+}
+
+int mrc_core_input(struct mrc_core *core, const struct mrc_pkt *pkt,
+		   u32 plane, bool ce)
+{
+	int reason = mrc_conn_admit(core, pkt, plane);
+
+	if (reason == MRC_DROP_NONE)
+		reason = mrc_conn_dispatch(core, pkt, plane, ce);
+	if (reason != MRC_DROP_NONE) {
+		if (reason > 0 && reason < MRC_DROP_MAX)
+			core->stats.drops[reason]++;
+	} else {
+		core->stats.rx_pkts++;
+	}
+	if (core->state != MRC_CORE_ABORTED)
+		mrc_conn_rearm(core);
+	return reason;
+}
+
+void mrc_core_on_timer(struct mrc_core *core)
+{
+	u64 now = mrc_now(core);
+
+	core->timer_armed = 0;
+	if (core->state == MRC_CORE_CLOSED || core->state == MRC_CORE_ABORTED)
+		return;
+	if (core->outstanding &&
+	    now - core->last_progress_us >= core->user_timeout_us) {
+		mrc_conn_fail(core, ETIMEDOUT,
+			      core->state != MRC_CORE_SYN_SENT);
+		return;
+	}
+	if (core->state == MRC_CORE_SYN_SENT) {
+		u64 due = core->last_tx_us +
+			  ((u64)core->rto_us << core->backoff);
+
+		if (now >= due) {
+			if (core->backoff < MRC_CORE_MAX_BACKOFF)
+				core->backoff++;
+			mrc_conn_send_syn(core, MRC_PKT_SYN);
+		}
+		mrc_conn_rearm(core);
+		return;
+	}
+	if (core->alloc_retry && now >= core->alloc_retry_us) {
+		core->alloc_retry = false;
+		mrc_send_writable(core);
+	}
+	mrc_recv_on_timer(core, now);
+	mrc_ev_on_timer(core, now);
+	mrc_send_on_timer(core, now);
+	if (core->state != MRC_CORE_ABORTED)
+		mrc_conn_rearm(core);
+}
+
+static u64 mrc_min_deadline(u64 a, u64 b)
+{
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	return a < b ? a : b;
+}
+
+/* Arm the one timer at the earliest of every pending deadline. */
+void mrc_conn_rearm(struct mrc_core *core)
+{
+	u64 when = 0;
+
+	if (core->state == MRC_CORE_CLOSED || core->state == MRC_CORE_ABORTED)
+		return;
+	if (core->state == MRC_CORE_SYN_SENT) {
+		when = core->last_tx_us + ((u64)core->rto_us << core->backoff);
+	} else {
+		when = mrc_send_deadline(core);
+		when = mrc_min_deadline(when, core->ack_due_us);
+		when = mrc_min_deadline(when, mrc_ev_probe_deadline(core));
+		if (core->alloc_retry)
+			when = mrc_min_deadline(when, core->alloc_retry_us);
+	}
+	if (core->outstanding)
+		when = mrc_min_deadline(when, core->last_progress_us +
+					core->user_timeout_us);
+	if (when == core->timer_armed)
+		return;
+	core->timer_armed = when;
+	core->env.ops->timer_arm(core->env.ctx, when);
+}
+
+void mrc_core_close(struct mrc_core *core)
+{
+	switch (core->state) {
+	case MRC_CORE_ESTABLISHED:
+		mrc_conn_set_state(core, MRC_CORE_FIN_WAIT);
+		break;
+	case MRC_CORE_CLOSE_WAIT:
+		mrc_conn_set_state(core, MRC_CORE_LAST_ACK);
+		break;
+	case MRC_CORE_SYN_SENT:
+	case MRC_CORE_CLOSED:
+		mrc_conn_fail(core, 0, false);
+		return;
+	default:
+		return;
+	}
+	core->closing = true;
+	core->fin_psn = core->snd_end;
+	mrc_send_maybe_fin(core);
+	mrc_conn_rearm(core);
+}
+
+void mrc_core_abort(struct mrc_core *core, int err)
+{
+	if (core->state == MRC_CORE_ABORTED)
+		return;
+	mrc_conn_fail(core, err, core->state != MRC_CORE_SYN_SENT);
+}
+
+void mrc_core_plane_update(struct mrc_core *core, u32 plane, bool up)
+{
+	u32 bit;
+
+	if (plane >= MRC_WIRE_MAX_PLANES || !(core->our_mask & (1u << plane)))
+		return;
+	bit = 1u << plane;
+	if (up == !!(core->local_up & bit))
+		return;
+	if (up)
+		core->local_up |= bit;
+	else
+		core->local_up &= ~bit;
+	if (core->state == MRC_CORE_CLOSED || core->state == MRC_CORE_ABORTED ||
+	    core->state == MRC_CORE_SYN_SENT)
+		return;
+	mrc_conn_update_usable(core);
+	/* Tell the peer at once that it may use this plane again. */
+	if (up && (core->usable & bit) && core->state != MRC_CORE_DONE)
+		mrc_recv_send_sack(core, plane, false);
+	mrc_send_push(core);
+	mrc_conn_rearm(core);
+}
+
+enum mrc_core_state mrc_core_state(const struct mrc_core *core)
+{
+	return core->state;
+}
+
+u32 mrc_core_token(const struct mrc_core *core)
+{
+	return core->token;
+}
+
+u32 mrc_core_peer_token(const struct mrc_core *core)
+{
+	return core->peer_token;
+}
+
+const struct mrc_core_plane *mrc_core_peer_plane(const struct mrc_core *core,
+						 u32 plane)
+{
+	if (plane >= MRC_WIRE_MAX_PLANES || !(core->peer_mask & (1u << plane)))
+		return NULL;
+	return &core->peer_planes[plane];
+}
+
+u32 mrc_core_peer_service_port(const struct mrc_core *core)
+{
+	return core->peer_port;
+}
+
+void mrc_core_get_stats(const struct mrc_core *core,
+			struct mrc_core_stats *stats)
+{
+	*stats = core->stats;
+	stats->srtt_us = core->srtt_us;
+	stats->rttvar_us = core->rttvar_us;
+	stats->rto_us = core->rto_us;
+	stats->cwnd = core->cc.cwnd;
+	stats->inflight_bytes = core->tx_list.bytes;
+	stats->peer_rwnd = core->peer_rwnd;
+	stats->evs_good = mrc_ev_good_count(core);
+	stats->planes_usable = core->usable;
+	if (core->outstanding && core->state != MRC_CORE_ABORTED) {
+		u64 stall = core->env.ops->now_us(core->env.ctx) -
+			    core->last_progress_us;
+
+		if (stall > stats->longest_stall_us)
+			stats->longest_stall_us = stall;
+	}
+}

@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private declarations shared by the files of the protocol core: the
+ * connection object, segments, the EV table, NSCC state and the functions
+ * each file offers the others. Nothing outside kernel/core/ includes this
+ * but the host unit tests (NSCC).
+ */
+#ifndef __MRC_CORE_PRIVATE_H
+#define __MRC_CORE_PRIVATE_H
+
+#include "mrc_core.h"
+#include <linux/mrc_netlink.h>	/* enum mrc_ev_state */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Constants of the core (see the file that uses each for the why). */
+#define MRC_CORE_DEF_MSS		1400
+#define MRC_CORE_MIN_MSS		64
+#define MRC_CORE_DEF_BUF		(1024 * 1024)
+#define MRC_CORE_DEF_USER_TIMEOUT_MS	30000
+#define MRC_CORE_DEF_RTO_MIN_US		10000
+#define MRC_CORE_DEF_RTO_MAX_US		2000000
+#define MRC_CORE_DEF_RTO_INIT_US	100000
+#define MRC_CORE_DEF_ACK_DELAY_US	200
+#define MRC_CORE_DEF_ACK_EVERY		4
+#define MRC_CORE_DEF_PROBE_US		50000
+#define MRC_CORE_MAX_BACKOFF		16
+/* Send ring: at most this many segments queued (pointer ring <= 64 KiB). */
+#define MRC_CORE_MAX_SEGS		8192
+/* Receive window in PSNs (pointer ring <= 64 KiB). */
+#define MRC_CORE_MAX_RCV_WIN		8192
+#define MRC_CORE_MIN_RCV_WIN		256
+/* A PSN is lost once a packet sent this many transmissions later is acked. */
+#define MRC_CORE_REORDER_PKTS		3
+/* Losses in a row (no ACK between) on one EV that make it ASSUMED_BAD. */
+#define MRC_EV_BAD_LOSSES		2
+/* Full EV weight; ECN halves it, a loss quarters it, clean ACKs add one. */
+#define MRC_EV_WEIGHT_FULL		16
+/* Retry period after an allocation failure refused a send. */
+#define MRC_CORE_ALLOC_RETRY_US		1000
+/* "No EV to avoid" for mrc_ev_pick(). */
+#define MRC_EV_NONE			0xffffffffu
+
+static inline u32 mrc_min(u32 a, u32 b)
+{
+	return a < b ? a : b;
+}
+
+static inline u32 mrc_max(u32 a, u32 b)
+{
+	return a > b ? a : b;
+}
+
+static inline u32 mrc_clamp(u32 v, u32 lo, u32 hi)
+{
+	return mrc_min(mrc_max(v, lo), hi);
+}
+
+static inline u64 mrc_min64(u64 a, u64 b)
+{
+	return a < b ? a : b;
+}
+
+/* Segment states. */
+enum mrc_seg_state {
+	MRC_SEG_QUEUED,		/* never sent */
+	MRC_SEG_INFLIGHT,	/* on core->tx_list */
+	MRC_SEG_LOST,		/* on core->lost_list, waiting to be resent */
+};
+
+/* One DATA segment of our send queue; payload follows the struct. */
+struct mrc_seg {
+	struct mrc_seg	*next;		/* tx_list or lost_list */
+	struct mrc_seg	*prev;
+	u64		sent_us;
+	u32		tx_seq;		/* transmission order, for RACK */
+	u32		psn;
+	u32		len;
+	u16		ev_idx;		/* EV of the last transmission */
+	u8		plane;
+	u8		flags;		/* MRC_F_SOM / MRC_F_EOM */
+	u8		state;		/* enum mrc_seg_state */
+	u8		tx_count;
+	u8		*data;
+};
+
+/* One received segment held for in-order delivery. */
+struct mrc_rseg {
+	u32	len;
+	u8	flags;
+	u8	*data;
+};
+
+struct mrc_seg_list {
+	struct mrc_seg	*head;		/* oldest */
+	struct mrc_seg	*tail;
+	u32		bytes;
+	u32		count;
+};
+
+struct mrc_ev {
+	u16	value;
+	u8	plane;
+	u8	state;			/* enum mrc_ev_state */
+	u8	probing;
+	u8	losses_in_row;
+	u16	skip_left;		/* SKIP: picks until GOOD again */
+	s32	weight;
+	s32	credit;			/* smooth weighted round-robin */
+	u32	srtt_us;
+	u32	probe_id;
+	u64	next_probe_us;
+	u64	tx_pkts;
+	u64	tx_bytes;
+	u64	retx_pkts;
+	u64	acked_pkts;
+	u64	losses;
+	u64	ce_marks;
+	u64	nacks;
+};
+
+/* NSCC sender state (cc_nscc.c). */
+struct mrc_nscc {
+	u32	cwnd;			/* bytes */
+	u32	mss;
+	u32	base_rtt_us;		/* 0: learn the connection's minimum */
+	u32	target_delay_us;
+	u32	max_cwnd;
+	u32	eta;			/* proportional gain, ppm of acked */
+	u32	fi;			/* fair increase, bytes per RTT x ... */
+	u32	fi_scale;
+	u32	gamma;			/* MD gain, ppm */
+	u32	max_md_jump;		/* ppm of cwnd per decrease */
+	u32	min_rtt_us;
+	u64	last_md_us;
+	u64	acked_since;		/* bytes acked since the last update */
+};
+
+enum mrc_nscc_quadrant {
+	MRC_NSCC_PROPORTIONAL,	/* no ECN, low delay */
+	MRC_NSCC_FAIR,		/* no ECN, high delay */
+	MRC_NSCC_DECREASE,	/* ECN, high delay */
+	MRC_NSCC_HOLD,		/* ECN, low delay */
+};
+
+void mrc_nscc_init(struct mrc_nscc *cc, const struct mrc_core_cc *cfg,
+		   u32 mss);
+/* One ACK: @acked new bytes, @rtt_us sample (0: none), @ecn echoed CE. */
+enum mrc_nscc_quadrant mrc_nscc_on_ack(struct mrc_nscc *cc, u64 now_us,
+				       u32 acked, u32 rtt_us, u32 srtt_us,
+				       bool ecn);
+void mrc_nscc_on_timeout(struct mrc_nscc *cc);
+
+struct mrc_core {
+	struct mrc_core_env	env;
+	enum mrc_core_state	state;
+	u8			sock_type;
+	bool			psn24;
+	bool			closing;	/* close() called */
+	bool			fin_sent;
+	bool			fin_acked;
+	bool			peer_fin;	/* FIN received */
+	bool			peer_fin_noted;
+	bool			want_writable;
+	bool			alloc_retry;
+	bool			ack_pending_now;
+	u32			token;
+	u32			peer_token;
+	u16			local_port;
+	u16			peer_port;
+	u32			mss;		/* our segment size */
+	u32			cfg_mss;
+	u32			sndbuf;
+	u32			rcvbuf;
+	u32			ack_delay_us;
+	u32			ack_every;
+	u32			probe_interval_us;
+	u64			user_timeout_us;
+	u32			rto_min_us;
+	u32			rto_max_us;
+	u32			rto_init_us;
+
+	/* planes: ids are bits */
+	struct mrc_core_plane	planes[MRC_WIRE_MAX_PLANES];	/* by id */
+	struct mrc_core_plane	peer_planes[MRC_WIRE_MAX_PLANES];
+	u32			our_mask;
+	u32			peer_mask;
+	u32			common_mask;
+	u32			local_up;
+	u32			peer_up;
+	u32			usable;		/* planes carrying data now */
+	u32			syn_plane;	/* plane of handshake packets */
+
+	/* EVs */
+	struct mrc_ev		*evs;
+	u32			nevs;
+	u32			ev_min_active;
+	u32			ev_rr;		/* fallback round-robin cursor */
+	u32			evs_bad;	/* ASSUMED_BAD count */
+	u32			evs_skip;	/* SKIP count */
+	u32			probe_seq;
+
+	/* send side */
+	struct mrc_seg		**sq;		/* ring by PSN */
+	u32			sq_mask;
+	u32			isn;
+	u32			snd_una;	/* oldest unacked PSN */
+	u32			snd_nxt;	/* next PSN sent for the first time */
+	u32			snd_end;	/* next PSN to assign */
+	u32			fin_psn;
+	u32			queued_bytes;	/* unacked + unsent */
+	struct mrc_seg_list	tx_list;	/* in flight, send order */
+	struct mrc_seg_list	lost_list;	/* waiting for retransmission */
+	u32			tx_seq;
+	u32			rack_hi;	/* highest tx_seq acked */
+	bool			rack_valid;
+	u32			peer_rwnd;
+	u32			peer_psn_win;
+	u32			peer_mss;
+	u32			srtt_us;
+	u32			rttvar_us;
+	u32			rto_us;
+	u32			min_rtt_us;
+	u32			backoff;
+	u64			last_tx_us;	/* handshake/FIN/persist send */
+	u64			last_progress_us;
+	bool			outstanding;	/* stall clock running */
+	struct mrc_nscc		cc;
+
+	/* receive side */
+	struct mrc_rseg		**rq;		/* ring by PSN */
+	u32			rq_mask;
+	u32			peer_isn;
+	u32			rcv_nxt;	/* cum_psn: next PSN expected */
+	u32			rcv_dlv;	/* next PSN to deliver */
+	u32			peer_fin_psn;
+	u32			held_bytes;
+	u32			held_pkts;
+	u32			app_free;
+	u32			last_adv_rwnd;
+	u32			rcv_in_order;	/* rcv_bytes */
+	u32			unacked_pkts;	/* DATA since the last SACK */
+	u8			ce_pending;
+	u64			ack_due_us;	/* 0: no delayed SACK */
+	/* the packet a delayed SACK answers */
+	u32			last_psn;
+	u32			last_ev;
+	u32			last_tsval;
+	u32			last_plane;
+	bool			last_ce;
+
+	/* timer */
+	u64			timer_armed;
+	u64			alloc_retry_us;
+
+	struct mrc_core_stats	stats;
+
+	/* scratch for building packets (single-threaded core) */
+	struct mrc_pkt		tx_pkt;
+	u8			tx_buf[MRC_WIRE_MAX_HDR];
+};
+
+/* conn.c */
+u64 mrc_now(struct mrc_core *core);
+void *mrc_alloc(struct mrc_core *core, size_t size);
+void mrc_free(struct mrc_core *core, void *ptr);
+u32 mrc_psn_add(const struct mrc_core *core, u32 psn, u32 n);
+s32 mrc_diff(const struct mrc_core *core, u32 a, u32 b);
+void mrc_pkt_init(struct mrc_core *core, u8 type);
+int mrc_send_pkt(struct mrc_core *core, u32 plane, u32 ev,
+		 const void *payload, u32 len);
+void mrc_core_notify(struct mrc_core *core, enum mrc_core_note note,
+		     u32 arg);
+void mrc_core_trace(struct mrc_core *core, enum mrc_core_trace point,
+		    u32 psn, u32 plane, u32 ev, u32 len, u32 rtt, u32 arg,
+		    bool ce);
+void mrc_conn_fail(struct mrc_core *core, int err, bool send_rst);
+void mrc_conn_rearm(struct mrc_core *core);
+void mrc_conn_progress(struct mrc_core *core);
+bool mrc_conn_can_send_data(const struct mrc_core *core);
+bool mrc_conn_can_rcv_data(const struct mrc_core *core);
+void mrc_conn_check_done(struct mrc_core *core);
+void mrc_conn_fin_acked(struct mrc_core *core);
+u32 mrc_conn_plane_for_reply(const struct mrc_core *core, u32 plane);
+void mrc_conn_update_usable(struct mrc_core *core);
+
+/* send.c */
+int mrc_send_init(struct mrc_core *core);
+void mrc_send_destroy(struct mrc_core *core);
+void mrc_send_push(struct mrc_core *core);
+u32 mrc_send_space(const struct mrc_core *core);
+void mrc_send_mark_lost(struct mrc_core *core, struct mrc_seg *seg,
+			u32 why);
+void mrc_send_ack_seg(struct mrc_core *core, struct mrc_seg *seg);
+void mrc_send_plane_down(struct mrc_core *core, u32 plane_mask);
+u64 mrc_send_deadline(const struct mrc_core *core);
+void mrc_send_on_timer(struct mrc_core *core, u64 now);
+void mrc_send_maybe_fin(struct mrc_core *core);
+struct mrc_seg *mrc_send_seg(const struct mrc_core *core, u32 psn);
+void mrc_list_del(struct mrc_seg_list *l, struct mrc_seg *seg);
+void mrc_send_writable(struct mrc_core *core);
+
+/* recv.c */
+int mrc_recv_init(struct mrc_core *core);
+void mrc_recv_destroy(struct mrc_core *core);
+int mrc_recv_data(struct mrc_core *core, const struct mrc_pkt *pkt,
+		  u32 plane, bool ce);
+int mrc_recv_fin(struct mrc_core *core, const struct mrc_pkt *pkt,
+		 u32 plane);
+void mrc_recv_deliver(struct mrc_core *core);
+void mrc_recv_send_sack(struct mrc_core *core, u32 plane, bool fin_ack);
+u32 mrc_recv_rwnd(const struct mrc_core *core);
+void mrc_recv_on_timer(struct mrc_core *core, u64 now);
+
+/* ack.c */
+int mrc_ack_sack(struct mrc_core *core, const struct mrc_pkt *pkt,
+		 u32 plane);
+int mrc_ack_nack(struct mrc_core *core, const struct mrc_pkt *pkt,
+		 u32 plane);
+void mrc_ack_rtt_sample(struct mrc_core *core, u32 rtt_us);
+
+/* ev.c */
+int mrc_ev_init(struct mrc_core *core, const struct mrc_core_cfg *cfg);
+void mrc_ev_assign_planes(struct mrc_core *core);
+int mrc_ev_pick(struct mrc_core *core, u32 avoid_ev, u32 avoid_plane);
+int mrc_ev_pick_plane(struct mrc_core *core, u32 plane);
+int mrc_ev_find(const struct mrc_core *core, u32 value);
+void mrc_ev_set(struct mrc_core *core, u32 idx, u8 state);
+void mrc_ev_on_loss(struct mrc_core *core, u32 idx, bool timeout);
+void mrc_ev_on_ack(struct mrc_core *core, u32 idx, u32 rtt_us, bool ce);
+void mrc_ev_on_skip(struct mrc_core *core, u32 idx);
+int mrc_ev_send_probe(struct mrc_core *core, u32 idx);
+void mrc_ev_on_probe(struct mrc_core *core, const struct mrc_pkt *pkt,
+		     u32 plane);
+void mrc_ev_on_probe_reply(struct mrc_core *core, const struct mrc_pkt *pkt,
+			   u32 plane);
+u64 mrc_ev_probe_deadline(const struct mrc_core *core);
+void mrc_ev_on_timer(struct mrc_core *core, u64 now);
+u32 mrc_ev_good_count(const struct mrc_core *core);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* __MRC_CORE_PRIVATE_H */

@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Entropy values (EVs) of a connection: building the set, splitting it
+ * over the planes both ends share, EV states and probes, and the weighted
+ * spraying scheduler that picks an EV for every DATA packet.
+ *
+ * Spraying is smooth weighted round-robin over the GOOD EVs of usable
+ * planes: every pick adds each candidate's weight to its credit, takes the
+ * candidate with the most credit and charges it the sum of the weights.
+ * With equal weights that is a plain rotation (a different EV every
+ * packet); an EV of weight w gets w / sum of the packets.
+ *
+ * Weight rule (1 .. MRC_EV_WEIGHT_FULL): an RTT sample on the EV moves
+ * its smoothed RTT; the weight then steps by one towards
+ * FULL * 2 * min_rtt / ev_srtt (full up to twice the connection's minimum
+ * RTT, falling beyond). An ECN echo halves it, a loss quarters it, so a
+ * congested or lossy route gets little; clean ACKs step it back up.
+ *
+ * States: SKIP (ECN echo or TRIMMED NACK) leaves the rotation for as many
+ * picks as there were GOOD EVs (one rotation). MRC_EV_BAD_LOSSES losses in
+ * a row with no ACK in between, or a retransmission timeout, make an EV
+ * ASSUMED_BAD unless fewer than ev_min_active GOOD EVs would be left; it
+ * is probed every probe_interval_us and GOOD again when a reply comes.
+ * DENIED only comes from mrc_core_ev_set_state(). When no GOOD EV is left
+ * on a usable plane the others (not DENIED) are used round-robin, so a
+ * connection whose every path failed recovers when one heals.
+ */
+#include "core_private.h"
+
+/* Random EV values lie in the UDP source port range above the well-known. */
+#define MRC_EV_VALUE_MIN	1024u
+#define MRC_EV_VALUE_SPAN	(65536u - MRC_EV_VALUE_MIN)
+
+static bool mrc_ev_taken(const struct mrc_core *core, u32 n, u16 v)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (core->evs[i].value == v)
+			return true;
+	return false;
+}
+
+static u16 mrc_ev_random_value(struct mrc_core *core, u32 n)
+{
+	u32 tries, v = 0;
+
+	for (tries = 0; tries < 8; tries++) {
+		v = MRC_EV_VALUE_MIN +
+		    core->env.ops->random(core->env.ctx) % MRC_EV_VALUE_SPAN;
+		if (!mrc_ev_taken(core, n, (u16)v))
+			return (u16)v;
+	}
+	/* Unlucky: walk to the next free value (at most 256 are taken). */
+	while (mrc_ev_taken(core, n, (u16)v))
+		v = v + 1 > 0xffff ? MRC_EV_VALUE_MIN : v + 1;
+	return (u16)v;
+}
+
+int mrc_ev_init(struct mrc_core *core, const struct mrc_core_cfg *cfg)
+{
+	u32 n = cfg->ev_count, i;
+
+	if (!n)
+		n = cfg->evs && cfg->nevs ? cfg->nevs : MRC_CORE_DEFAULT_EVS;
+	if (cfg->evs && cfg->nevs && n > cfg->nevs)
+		n = cfg->nevs;
+	n = mrc_min(n, MRC_CORE_MAX_EVS);
+	core->evs = mrc_alloc(core, n * sizeof(*core->evs));
+	if (!core->evs)
+		return -ENOMEM;
+	memset(core->evs, 0, n * sizeof(*core->evs));
+	core->nevs = n;
+	for (i = 0; i < n; i++) {
+		core->evs[i].value = cfg->evs && cfg->nevs ? cfg->evs[i] :
+				     mrc_ev_random_value(core, i);
+		core->evs[i].state = MRC_EV_GOOD;
+		core->evs[i].weight = MRC_EV_WEIGHT_FULL;
+		core->evs[i].plane = (u8)core->syn_plane;
+	}
+	core->ev_min_active = cfg->ev_min_active ? cfg->ev_min_active : n / 4;
+	core->ev_min_active = mrc_min(core->ev_min_active, n);
+	return 0;
+}
+
+/* EV i goes to the i-th shared plane, round-robin: planes load evenly. */
+void mrc_ev_assign_planes(struct mrc_core *core)
+{
+	u8 ids[MRC_WIRE_MAX_PLANES];
+	u32 p, n = 0, i;
+
+	for (p = 0; p < MRC_WIRE_MAX_PLANES; p++)
+		if (core->common_mask & (1u << p))
+			ids[n++] = (u8)p;
+	if (!n)
+		return;
+	for (i = 0; i < core->nevs; i++)
+		core->evs[i].plane = ids[i % n];
+}
+
+int mrc_ev_find(const struct mrc_core *core, u32 value)
+{
+	u32 i;
+
+	for (i = 0; i < core->nevs; i++)
+		if (core->evs[i].value == value)
+			return (int)i;
+	return -1;
+}
+
+static bool mrc_ev_on_usable(const struct mrc_core *core,
+			     const struct mrc_ev *ev)
+{
+	return core->usable & (1u << ev->plane);
+}
+
+u32 mrc_ev_good_count(const struct mrc_core *core)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < core->nevs; i++)
+		if (core->evs[i].state == MRC_EV_GOOD &&
+		    mrc_ev_on_usable(core, &core->evs[i]))
+			n++;
+	return n;
+}
+
+void mrc_ev_set(struct mrc_core *core, u32 idx, u8 state)
+{
+	struct mrc_ev *ev = &core->evs[idx];
+
+	if (ev->state == state)
+		return;
+	if (ev->state == MRC_EV_ASSUMED_BAD)
+		core->evs_bad--;
+	if (ev->state == MRC_EV_SKIP)
+		core->evs_skip--;
+	ev->state = state;
+	ev->probing = 0;
+	if (state == MRC_EV_ASSUMED_BAD) {
+		core->evs_bad++;
+		ev->next_probe_us = mrc_now(core) + core->probe_interval_us;
+	}
+	if (state == MRC_EV_SKIP) {
+		core->evs_skip++;
+		ev->skip_left = (u16)mrc_max(mrc_ev_good_count(core), 1);
+	}
+	if (state == MRC_EV_GOOD)
+		ev->losses_in_row = 0;
+	core->stats.ev_state_changes++;
+	mrc_core_notify(core, MRC_NOTE_EV_STATE, idx);
+}
+
+/* One pick of smooth weighted round-robin; -1 if nothing qualifies. */
+static int mrc_ev_swrr(struct mrc_core *core, u32 avoid_ev, u32 avoid_mask)
+{
+	struct mrc_ev *ev;
+	s32 total = 0;
+	int best = -1;
+	u32 i;
+
+	for (i = 0; i < core->nevs; i++) {
+		ev = &core->evs[i];
+		if (ev->state != MRC_EV_GOOD || !mrc_ev_on_usable(core, ev) ||
+		    (avoid_mask & (1u << ev->plane)) || i == avoid_ev)
+			continue;
+		ev->credit += ev->weight;
+		total += ev->weight;
+		if (best < 0 || ev->credit > core->evs[best].credit)
+			best = (int)i;
+	}
+	if (best >= 0)
+		core->evs[best].credit -= total;
+	return best;
+}
+
+/* No GOOD EV: use the others (not DENIED) of usable planes in turn. */
+static int mrc_ev_fallback(struct mrc_core *core, u32 plane_mask)
+{
+	struct mrc_ev *ev;
+	u32 k, i;
+
+	for (k = 0; k < core->nevs; k++) {
+		i = (core->ev_rr + k) % core->nevs;
+		ev = &core->evs[i];
+		if (ev->state != MRC_EV_DENIED &&
+		    (plane_mask & core->usable & (1u << ev->plane))) {
+			core->ev_rr = i + 1;
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
+/* One DATA packet went out: SKIP EVs are a pick closer to GOOD. */
+static void mrc_ev_rotate(struct mrc_core *core)
+{
+	struct mrc_ev *ev;
+	u32 i;
+
+	if (!core->evs_skip)
+		return;
+	for (i = 0; i < core->nevs; i++) {
+		ev = &core->evs[i];
+		if (ev->state == MRC_EV_SKIP && (!ev->skip_left ||
+						 !--ev->skip_left))
+			mrc_ev_set(core, i, MRC_EV_GOOD);
+	}
+}
+
+/*
+ * The EV for the next DATA packet, preferring neither @avoid_ev nor plane
+ * @avoid_plane (a retransmission's last route). Return: index or -1.
+ */
+int mrc_ev_pick(struct mrc_core *core, u32 avoid_ev, u32 avoid_plane)
+{
+	int idx = -1;
+
+	if (avoid_plane < MRC_WIRE_MAX_PLANES)
+		idx = mrc_ev_swrr(core, avoid_ev, 1u << avoid_plane);
+	if (idx < 0 && avoid_ev != MRC_EV_NONE)
+		idx = mrc_ev_swrr(core, avoid_ev, 0);
+	if (idx < 0)
+		idx = mrc_ev_swrr(core, MRC_EV_NONE, 0);
+	if (idx < 0)
+		idx = mrc_ev_fallback(core, 0xffff);
+	if (idx >= 0)
+		mrc_ev_rotate(core);
+	return idx;
+}
+
+/* An EV on @plane for a control packet; -1 if the plane has none. */
+int mrc_ev_pick_plane(struct mrc_core *core, u32 plane)
+{
+	u32 k, i;
+
+	for (k = 0; k < core->nevs; k++) {
+		i = (core->ev_rr + k) % core->nevs;
+		if (core->evs[i].plane == plane &&
+		    core->evs[i].state == MRC_EV_GOOD) {
+			core->ev_rr = i + 1;
+			return (int)i;
+		}
+	}
+	for (i = 0; i < core->nevs; i++)
+		if (core->evs[i].plane == plane)
+			return (int)i;
+	return -1;
+}
+
+void mrc_ev_on_loss(struct mrc_core *core, u32 idx, bool timeout)
+{
+	struct mrc_ev *ev = &core->evs[idx];
+
+	ev->weight = ev->weight >= 8 ? ev->weight / 4 : 1;
+	if (ev->losses_in_row < 255)
+		ev->losses_in_row++;
+	if (ev->state != MRC_EV_GOOD && ev->state != MRC_EV_SKIP)
+		return;
+	if (!timeout && ev->losses_in_row < MRC_EV_BAD_LOSSES)
+		return;
+	/* ev_min_active: keep enough GOOD EVs whatever the losses say. */
+	if (ev->state == MRC_EV_GOOD && mrc_ev_on_usable(core, ev) &&
+	    mrc_ev_good_count(core) <= core->ev_min_active)
+		return;
+	mrc_ev_set(core, idx, MRC_EV_ASSUMED_BAD);
+}
+
+void mrc_ev_on_skip(struct mrc_core *core, u32 idx)
+{
+	struct mrc_ev *ev = &core->evs[idx];
+
+	if (ev->state != MRC_EV_GOOD)
+		return;
+	if (mrc_ev_good_count(core) <= 1)
+		return;
+	mrc_ev_set(core, idx, MRC_EV_SKIP);
+}
+
+void mrc_ev_on_ack(struct mrc_core *core, u32 idx, u32 rtt_us, bool ce)
+{
+	struct mrc_ev *ev = &core->evs[idx];
+	u32 target = MRC_EV_WEIGHT_FULL;
+
+	ev->losses_in_row = 0;
+	if (rtt_us)
+		ev->srtt_us = ev->srtt_us ? (7 * ev->srtt_us + rtt_us) / 8 :
+					    rtt_us;
+	if (ce) {
+		ev->ce_marks++;
+		ev->weight = ev->weight >= 4 ? ev->weight / 2 : 1;
+		mrc_ev_on_skip(core, idx);
+		return;
+	}
+	if (core->min_rtt_us && ev->srtt_us > 2 * core->min_rtt_us)
+		target = mrc_clamp(MRC_EV_WEIGHT_FULL * 2 * core->min_rtt_us /
+				   ev->srtt_us, 1, MRC_EV_WEIGHT_FULL);
+	if (ev->weight < (s32)target)
+		ev->weight++;
+	else if (ev->weight > (s32)target)
+		ev->weight--;
+}
+
+int mrc_ev_send_probe(struct mrc_core *core, u32 idx)
+{
+	struct mrc_pkt_probe *pr = &core->tx_pkt.probe;
+	struct mrc_ev *ev = &core->evs[idx];
+	u64 now = mrc_now(core);
+
+	ev->next_probe_us = now + core->probe_interval_us;
+	if (!(core->common_mask & core->local_up & (1u << ev->plane)))
+		return -ENETDOWN;
+	mrc_pkt_init(core, MRC_PKT_PROBE);
+	core->probe_seq++;
+	ev->probe_id = core->probe_seq << 8 | idx;
+	pr->probe_id = ev->probe_id;
+	pr->tsval = (u32)now;
+	pr->plane = ev->plane;
+	pr->plane_up = (u16)(core->local_up & core->our_mask);
+	ev->probing = 1;
+	core->stats.probes_tx++;
+	mrc_send_pkt(core, ev->plane, ev->value, NULL, 0);
+	return 0;
+}
+
+static void mrc_ev_peer_planes(struct mrc_core *core, u16 plane_up)
+{
+	if (plane_up == core->peer_up)
+		return;
+	core->peer_up = plane_up;
+	mrc_conn_update_usable(core);
+}
+
+void mrc_ev_on_probe(struct mrc_core *core, const struct mrc_pkt *pkt,
+		     u32 plane)
+{
+	struct mrc_pkt_probe *pr = &core->tx_pkt.probe;
+
+	mrc_ev_peer_planes(core, pkt->probe.plane_up);
+	mrc_pkt_init(core, MRC_PKT_PROBE_REPLY);
+	pr->probe_id = pkt->probe.probe_id;
+	pr->tsval = pkt->probe.tsval;
+	pr->plane = (u16)plane;
+	pr->plane_up = (u16)(core->local_up & core->our_mask);
+	mrc_send_pkt(core, plane, pkt->ev, NULL, 0);
+}
+
+void mrc_ev_on_probe_reply(struct mrc_core *core, const struct mrc_pkt *pkt,
+			   u32 plane)
+{
+	u32 idx = pkt->probe.probe_id & 0xff;
+	struct mrc_ev *ev;
+	u32 rtt;
+
+	if (idx >= core->nevs || core->evs[idx].value != pkt->ev)
+		return;
+	ev = &core->evs[idx];
+	core->stats.probe_replies_rx++;
+	mrc_ev_peer_planes(core, pkt->probe.plane_up);
+	ev->probing = 0;
+	rtt = (u32)mrc_now(core) - pkt->probe.tsval;
+	if (rtt < 60u * 1000 * 1000)
+		ev->srtt_us = ev->srtt_us ? (7 * ev->srtt_us + rtt) / 8 : rtt;
+	if (ev->state == MRC_EV_ASSUMED_BAD) {
+		ev->weight = MRC_EV_WEIGHT_FULL / 2;
+		mrc_ev_set(core, idx, MRC_EV_GOOD);
+		mrc_send_push(core);
+	}
+}
+
+/* Earliest probe due on an ASSUMED_BAD EV of a plane we can send on. */
+u64 mrc_ev_probe_deadline(const struct mrc_core *core)
+{
+	u32 live = core->common_mask & core->local_up, i;
+	const struct mrc_ev *ev;
+	u64 when = 0;
+
+	if (!core->evs_bad)
+		return 0;
+	for (i = 0; i < core->nevs; i++) {
+		ev = &core->evs[i];
+		if (ev->state != MRC_EV_ASSUMED_BAD ||
+		    !(live & (1u << ev->plane)))
+			continue;
+		if (!when || ev->next_probe_us < when)
+			when = ev->next_probe_us;
+	}
+	return when;
+}
+
+void mrc_ev_on_timer(struct mrc_core *core, u64 now)
+{
+	u32 i;
+
+	if (!core->evs_bad)
+		return;
+	for (i = 0; i < core->nevs; i++)
+		if (core->evs[i].state == MRC_EV_ASSUMED_BAD &&
+		    core->evs[i].next_probe_us <= now)
+			mrc_ev_send_probe(core, i);
+}
+
+int mrc_core_ev_set_state(struct mrc_core *core, u32 idx, u8 state)
+{
+	if (idx >= core->nevs)
+		return -ENOENT;
+	if (state != MRC_EV_GOOD && state != MRC_EV_ASSUMED_BAD &&
+	    state != MRC_EV_DENIED)
+		return -EINVAL;
+	mrc_ev_set(core, idx, state);
+	if (state == MRC_EV_GOOD)
+		mrc_send_push(core);
+	mrc_conn_rearm(core);
+	return 0;
+}
+
+int mrc_core_ev_probe(struct mrc_core *core, u32 idx)
+{
+	int err;
+
+	if (idx >= core->nevs)
+		return -ENOENT;
+	if (!core->peer_token || core->state == MRC_CORE_ABORTED ||
+	    core->state == MRC_CORE_SYN_SENT)
+		return -ENOTCONN;
+	err = mrc_ev_send_probe(core, idx);
+	mrc_conn_rearm(core);
+	return err;
+}
+
+u32 mrc_core_ev_count(const struct mrc_core *core)
+{
+	return core->nevs;
+}
+
+int mrc_core_ev_get(const struct mrc_core *core, u32 idx,
+		    struct mrc_core_ev_info *info)
+{
+	const struct mrc_ev *ev;
+
+	if (idx >= core->nevs)
+		return -ENOENT;
+	ev = &core->evs[idx];
+	memset(info, 0, sizeof(*info));
+	info->value = ev->value;
+	info->plane = ev->plane;
+	info->state = ev->state;
+	info->probing = ev->probing;
+	info->srtt_us = ev->srtt_us;
+	info->tx_pkts = ev->tx_pkts;
+	info->tx_bytes = ev->tx_bytes;
+	info->retx_pkts = ev->retx_pkts;
+	info->acked_pkts = ev->acked_pkts;
+	info->losses = ev->losses;
+	info->ce_marks = ev->ce_marks;
+	info->nacks = ev->nacks;
+	return 0;
+}

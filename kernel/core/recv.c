@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Receive side of the protocol core: placing DATA in a PSN-indexed ring in
+ * any order, duplicate suppression, in-order delivery, SACK generation
+ * (immediate or delayed and batched), NACKs, the advertised window and the
+ * peer's FIN.
+ *
+ * A SACK's trig_psn is the PSN of the DATA that triggered it, or
+ * cum_psn - 1 when it answers no particular packet (delayed timer after
+ * the echo was used, window update, plane announcement). Only the SACK
+ * that acknowledges a FIN has trig_psn == cum_psn == end_psn
+ * (mrc_wire.rst: "acknowledges it with a SACK whose cum_psn is end_psn").
+ */
+#include "core_private.h"
+
+int mrc_recv_init(struct mrc_core *core)
+{
+	u32 cap = MRC_CORE_MIN_RCV_WIN;
+
+	while (cap < MRC_CORE_MAX_RCV_WIN && cap < core->rcvbuf / core->mss * 2)
+		cap <<= 1;
+	core->rq = mrc_alloc(core, cap * sizeof(*core->rq));
+	if (!core->rq)
+		return -ENOMEM;
+	memset(core->rq, 0, cap * sizeof(*core->rq));
+	core->rq_mask = cap - 1;
+	return 0;
+}
+
+void mrc_recv_destroy(struct mrc_core *core)
+{
+	u32 i;
+
+	if (!core->rq)
+		return;
+	for (i = 0; i <= core->rq_mask; i++)
+		mrc_free(core, core->rq[i]);
+	mrc_free(core, core->rq);
+	core->rq = NULL;
+}
+
+/* Bytes we can still take beyond cum_psn. */
+u32 mrc_recv_rwnd(const struct mrc_core *core)
+{
+	u32 room = mrc_min(core->app_free, core->rcvbuf);
+
+	return room > core->held_bytes ? room - core->held_bytes : 0;
+}
+
+/* Packets held ahead of a gap. */
+static u32 mrc_recv_ooo(const struct mrc_core *core)
+{
+	return core->held_pkts - (u32)mrc_diff(core, core->rcv_dlv,
+					       core->rcv_nxt);
+}
+
+/* Is PSN @psn (at or after rcv_nxt, inside the ring) held? */
+static bool mrc_recv_held(const struct mrc_core *core, u32 psn)
+{
+	s32 d = mrc_diff(core, core->rcv_dlv, psn);
+
+	return d >= 0 && d <= (s32)core->rq_mask &&
+	       core->rq[psn & core->rq_mask];
+}
+
+static u64 mrc_recv_bitmap(const struct mrc_core *core, u32 base)
+{
+	u64 map = 0;
+	u32 i, psn;
+
+	for (i = 0; i < 64; i++) {
+		psn = mrc_psn_add(core, base, i);
+		if (mrc_diff(core, core->rcv_nxt, psn) < 0 ||
+		    mrc_recv_held(core, psn))
+			map |= 1ull << i;
+	}
+	return map;
+}
+
+/* EV for a control packet on @plane: the echoed one if it came there. */
+static u32 mrc_recv_reply_ev(struct mrc_core *core, u32 plane, u32 rx_plane,
+			     u32 rx_ev)
+{
+	int idx;
+
+	if (plane == rx_plane && rx_ev)
+		return rx_ev;
+	idx = mrc_ev_pick_plane(core, plane);
+	return idx < 0 ? core->evs[0].value : core->evs[idx].value;
+}
+
+void mrc_recv_send_sack(struct mrc_core *core, u32 plane, bool fin_ack)
+{
+	struct mrc_pkt_sack *s = &core->tx_pkt.sack;
+	u32 reply = mrc_conn_plane_for_reply(core, plane);
+	u32 trig, mask = mrc_psn_mask(core->psn24);
+	bool fresh = core->unacked_pkts > 0;
+
+	mrc_pkt_init(core, MRC_PKT_SACK);
+	if (fin_ack)
+		trig = core->peer_fin_psn;
+	else if (fresh)
+		trig = core->last_psn;
+	else
+		trig = mrc_psn_add(core, core->rcv_nxt, mask);
+	s->cum_psn = core->rcv_nxt;
+	s->sack_base = trig & ~63u & mask;
+	s->bitmap = mrc_recv_bitmap(core, s->sack_base);
+	s->trig_psn = trig;
+	s->echo_ev = fresh ? core->last_ev : 0;
+	s->ts_echo = fresh ? core->last_tsval : 0;
+	s->rwnd = mrc_recv_rwnd(core);
+	s->rcv_bytes = core->rcv_in_order;
+	s->ooo_count = (u16)mrc_min(mrc_recv_ooo(core), 0xffff);
+	s->ce_count = core->ce_pending;
+	s->cc_flags = fresh && core->last_ce ? MRC_SACK_CE : 0;
+	s->plane_up = (u16)(core->local_up & core->our_mask);
+	mrc_send_pkt(core, reply,
+		     mrc_recv_reply_ev(core, reply, core->last_plane,
+				       fresh ? core->last_ev : 0), NULL, 0);
+	core->stats.sacks_tx++;
+	core->last_adv_rwnd = s->rwnd;
+	core->unacked_pkts = 0;
+	core->ce_pending = 0;
+	core->ack_due_us = 0;
+}
+
+static void mrc_recv_send_nack(struct mrc_core *core,
+			       const struct mrc_pkt *pkt, u32 plane, u8 reason)
+{
+	struct mrc_pkt_nack *n = &core->tx_pkt.nack;
+	u32 reply = mrc_conn_plane_for_reply(core, plane);
+
+	mrc_pkt_init(core, MRC_PKT_NACK);
+	n->psn = pkt->data.psn;
+	n->cum_psn = core->rcv_nxt;
+	n->echo_ev = pkt->ev;
+	n->reason = reason;
+	mrc_send_pkt(core, reply,
+		     mrc_recv_reply_ev(core, reply, plane, pkt->ev), NULL, 0);
+	core->stats.nacks_tx++;
+}
+
+void mrc_recv_deliver(struct mrc_core *core)
+{
+	struct mrc_rseg *r;
+	u32 slot, flags;
+
+	while (core->rcv_dlv != core->rcv_nxt) {
+		slot = core->rcv_dlv & core->rq_mask;
+		r = core->rq[slot];
+		flags = core->sock_type == MRC_SYN_SEQPACKET ?
+			r->flags & MRC_F_EOM : 0;
+		if (core->env.ops->deliver(core->env.ctx, r->data, r->len,
+					   flags) < 0)
+			break;
+		core->stats.delivered_bytes += r->len;
+		core->app_free = core->app_free > r->len ?
+				 core->app_free - r->len : 0;
+		core->held_bytes -= r->len;
+		core->held_pkts--;
+		core->rq[slot] = NULL;
+		mrc_free(core, r);
+		core->rcv_dlv = mrc_psn_add(core, core->rcv_dlv, 1);
+	}
+	if (core->peer_fin && !core->peer_fin_noted &&
+	    core->rcv_dlv == core->peer_fin_psn) {
+		core->peer_fin_noted = true;
+		mrc_core_notify(core, MRC_NOTE_PEER_FIN, 0);
+		mrc_conn_check_done(core);
+	}
+}
+
+/* Store DATA @pkt at its PSN. Return: drop reason. */
+static int mrc_recv_place(struct mrc_core *core, const struct mrc_pkt *pkt,
+			  u32 plane)
+{
+	u32 psn = pkt->data.psn, len = pkt->payload_len;
+	struct mrc_rseg *r;
+
+	if (mrc_diff(core, core->rcv_dlv, psn) > (s32)core->rq_mask) {
+		mrc_recv_send_nack(core, pkt, plane,
+				   MRC_NACK_PSN_OUT_OF_WINDOW);
+		return MRC_DROP_PSN_WINDOW;
+	}
+	if (core->rq[psn & core->rq_mask])
+		return MRC_DROP_DUPLICATE;
+	if (core->held_bytes + len > core->rcvbuf)
+		r = NULL;
+	else
+		r = mrc_alloc(core, sizeof(*r) + len);
+	if (!r) {
+		mrc_recv_send_nack(core, pkt, plane, MRC_NACK_NO_BUFFER);
+		return MRC_DROP_NO_BUFFER;
+	}
+	r->len = len;
+	r->flags = pkt->flags & (MRC_F_SOM | MRC_F_EOM);
+	r->data = (u8 *)(r + 1);
+	memcpy(r->data, pkt->payload, len);
+	core->rq[psn & core->rq_mask] = r;
+	core->held_bytes += len;
+	core->held_pkts++;
+	return MRC_DROP_NONE;
+}
+
+/* Advance cum_psn over what is now contiguous (never past the ring). */
+static void mrc_recv_advance(struct mrc_core *core)
+{
+	struct mrc_rseg *r;
+
+	while (mrc_diff(core, core->rcv_dlv, core->rcv_nxt) <=
+	       (s32)core->rq_mask) {
+		r = core->rq[core->rcv_nxt & core->rq_mask];
+		if (!r)
+			break;
+		core->rcv_in_order += r->len;
+		core->rcv_nxt = mrc_psn_add(core, core->rcv_nxt, 1);
+	}
+}
+
+static void mrc_recv_note_trigger(struct mrc_core *core,
+				  const struct mrc_pkt *pkt, u32 plane,
+				  bool ce)
+{
+	core->last_psn = pkt->data.psn;
+	core->last_ev = pkt->ev;
+	core->last_tsval = pkt->data.tsval;
+	core->last_plane = plane;
+	core->last_ce = ce;
+	core->unacked_pkts++;
+	if (ce && core->ce_pending < 255)
+		core->ce_pending++;
+}
+
+int mrc_recv_data(struct mrc_core *core, const struct mrc_pkt *pkt,
+		  u32 plane, bool ce)
+{
+	u32 psn = pkt->data.psn;
+	bool now, ooo;
+	int reason;
+
+	if (core->state == MRC_CORE_SYN_SENT)
+		return MRC_DROP_STATE;
+	if (!!(pkt->flags & MRC_F_PSN24) != core->psn24)
+		return MRC_DROP_MALFORMED;
+	if (mrc_diff(core, core->rcv_nxt, psn) < 0) {
+		/* Already here: the SACK that said so may have been lost. */
+		core->stats.dup_pkts++;
+		mrc_recv_note_trigger(core, pkt, plane, ce);
+		mrc_recv_send_sack(core, plane, false);
+		return MRC_DROP_DUPLICATE;
+	}
+	if (core->peer_fin || !mrc_conn_can_rcv_data(core))
+		return MRC_DROP_STATE;
+	reason = mrc_recv_place(core, pkt, plane);
+	if (reason == MRC_DROP_DUPLICATE) {
+		core->stats.dup_pkts++;
+		mrc_recv_note_trigger(core, pkt, plane, ce);
+		mrc_recv_send_sack(core, plane, false);
+	}
+	if (reason != MRC_DROP_NONE)
+		return reason;
+	ooo = psn != core->rcv_nxt;
+	core->stats.rx_data_pkts++;
+	core->stats.rx_data_bytes += pkt->payload_len;
+	if (ce)
+		core->stats.ce_rx++;
+	if (ooo)
+		core->stats.ooo_pkts++;
+	mrc_recv_advance(core);
+	mrc_core_trace(core, MRC_TRACE_RX, psn, plane, pkt->ev,
+		       pkt->payload_len, 0, 0, ce);
+	mrc_recv_note_trigger(core, pkt, plane, ce);
+	mrc_recv_deliver(core);
+	now = ooo || ce || (pkt->flags & MRC_F_ACK_NOW) ||
+	      mrc_recv_ooo(core) || core->unacked_pkts >= core->ack_every;
+	if (now)
+		mrc_recv_send_sack(core, plane, false);
+	else if (!core->ack_due_us)
+		core->ack_due_us = mrc_now(core) + core->ack_delay_us;
+	return MRC_DROP_NONE;
+}
+
+int mrc_recv_fin(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
+{
+	u32 end = pkt->fin_end_psn;
+
+	if (core->peer_fin) {
+		if (end != core->peer_fin_psn)
+			return MRC_DROP_STATE;
+		mrc_recv_send_sack(core, plane, true);
+		return MRC_DROP_NONE;
+	}
+	if (!mrc_conn_can_rcv_data(core) || end != core->rcv_nxt)
+		return MRC_DROP_STATE;
+	core->peer_fin = true;
+	core->peer_fin_psn = end;
+	if (core->state == MRC_CORE_ESTABLISHED)
+		core->state = MRC_CORE_CLOSE_WAIT;
+	else
+		core->state = MRC_CORE_LAST_ACK;
+	mrc_recv_send_sack(core, plane, true);
+	mrc_recv_deliver(core);
+	return MRC_DROP_NONE;
+}
+
+void mrc_core_rcv_space(struct mrc_core *core, u32 free_bytes)
+{
+	u32 rwnd, step;
+
+	core->app_free = free_bytes;
+	if (core->state == MRC_CORE_CLOSED || core->state == MRC_CORE_ABORTED ||
+	    core->state == MRC_CORE_SYN_SENT)
+		return;
+	mrc_recv_deliver(core);
+	rwnd = mrc_recv_rwnd(core);
+	step = mrc_max(core->mss, core->rcvbuf / 4);
+	if (!core->peer_fin && core->last_adv_rwnd < core->rcvbuf / 2 &&
+	    rwnd >= core->last_adv_rwnd + step)
+		mrc_recv_send_sack(core, core->last_plane, false);
+	if (core->state != MRC_CORE_ABORTED)
+		mrc_conn_rearm(core);
+}
+
+void mrc_recv_on_timer(struct mrc_core *core, u64 now)
+{
+	if (core->ack_due_us && now >= core->ack_due_us)
+		mrc_recv_send_sack(core, core->last_plane, false);
+}

@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Send side of the protocol core: the segment queue (a ring of segment
+ * pointers indexed by PSN), copying application data in, the transmit
+ * scheduler (congestion and peer windows), retransmission of lost
+ * segments, the retransmission timer with exponential backoff, the
+ * zero-window persist probe and the FIN.
+ */
+#include "core_private.h"
+
+/* Smallest power of two >= @n (n <= 2^31), without recursion. */
+static u32 mrc_pow2(u32 n)
+{
+	u32 p = 1;
+
+	while (p < n)
+		p <<= 1;
+	return p;
+}
+
+int mrc_send_init(struct mrc_core *core)
+{
+	u32 cap = core->sndbuf / core->mss * 2 + 16;
+
+	cap = mrc_clamp(mrc_pow2(cap), 64, MRC_CORE_MAX_SEGS);
+	core->sq = mrc_alloc(core, cap * sizeof(*core->sq));
+	if (!core->sq)
+		return -ENOMEM;
+	memset(core->sq, 0, cap * sizeof(*core->sq));
+	core->sq_mask = cap - 1;
+	return 0;
+}
+
+void mrc_send_destroy(struct mrc_core *core)
+{
+	u32 i;
+
+	if (!core->sq)
+		return;
+	for (i = 0; i <= core->sq_mask; i++)
+		mrc_free(core, core->sq[i]);
+	mrc_free(core, core->sq);
+	core->sq = NULL;
+}
+
+struct mrc_seg *mrc_send_seg(const struct mrc_core *core, u32 psn)
+{
+	return core->sq[psn & core->sq_mask];
+}
+
+static void mrc_list_add(struct mrc_seg_list *l, struct mrc_seg *seg)
+{
+	seg->next = NULL;
+	seg->prev = l->tail;
+	if (l->tail)
+		l->tail->next = seg;
+	else
+		l->head = seg;
+	l->tail = seg;
+	l->bytes += seg->len;
+	l->count++;
+}
+
+/* Lost segments are kept in PSN order: the oldest is resent first. */
+static void mrc_list_add_by_psn(const struct mrc_core *core,
+				struct mrc_seg_list *l, struct mrc_seg *seg)
+{
+	struct mrc_seg *at = l->tail;
+
+	while (at && mrc_diff(core, at->psn, seg->psn) < 0)
+		at = at->prev;
+	if (!at) {
+		seg->prev = NULL;
+		seg->next = l->head;
+		if (l->head)
+			l->head->prev = seg;
+		else
+			l->tail = seg;
+		l->head = seg;
+	} else {
+		seg->prev = at;
+		seg->next = at->next;
+		if (at->next)
+			at->next->prev = seg;
+		else
+			l->tail = seg;
+		at->next = seg;
+	}
+	l->bytes += seg->len;
+	l->count++;
+}
+
+void mrc_list_del(struct mrc_seg_list *l, struct mrc_seg *seg)
+{
+	if (seg->prev)
+		seg->prev->next = seg->next;
+	else
+		l->head = seg->next;
+	if (seg->next)
+		seg->next->prev = seg->prev;
+	else
+		l->tail = seg->prev;
+	seg->next = NULL;
+	seg->prev = NULL;
+	l->bytes -= seg->len;
+	l->count--;
+}
+
+/* Segments the ring can still take. */
+static u32 mrc_send_slots(const struct mrc_core *core)
+{
+	u32 used = (u32)mrc_diff(core, core->snd_una, core->snd_end);
+
+	return core->sq_mask + 1 - used;
+}
+
+/* The last queued, never sent stream segment, if it has room. */
+static struct mrc_seg *mrc_send_tail_room(const struct mrc_core *core)
+{
+	struct mrc_seg *seg;
+
+	if (core->sock_type != MRC_SYN_STREAM || core->snd_nxt == core->snd_end)
+		return NULL;
+	seg = mrc_send_seg(core, mrc_psn_add(core, core->snd_end,
+					     mrc_psn_mask(core->psn24)));
+	if (!seg || seg->state != MRC_SEG_QUEUED || seg->len >= core->mss)
+		return NULL;
+	return seg;
+}
+
+u32 mrc_send_space(const struct mrc_core *core)
+{
+	struct mrc_seg *tail = mrc_send_tail_room(core);
+	u32 space, room;
+
+	if (!mrc_conn_can_send_data(core) || core->closing)
+		return 0;
+	space = core->queued_bytes < core->sndbuf ?
+		core->sndbuf - core->queued_bytes : 0;
+	room = mrc_send_slots(core) * core->mss;
+	if (tail)
+		room += core->mss - tail->len;
+	return mrc_min(space, room);
+}
+
+u32 mrc_core_send_space(const struct mrc_core *core)
+{
+	return mrc_send_space(core);
+}
+
+static struct mrc_seg *mrc_seg_alloc(struct mrc_core *core, u32 cap)
+{
+	struct mrc_seg *seg = mrc_alloc(core, sizeof(*seg) + cap);
+
+	if (!seg) {
+		/* Back-pressure: the writer hears MRC_NOTE_WRITABLE later. */
+		if (!core->alloc_retry) {
+			core->alloc_retry = true;
+			core->alloc_retry_us = mrc_now(core) +
+					       MRC_CORE_ALLOC_RETRY_US;
+		}
+		core->want_writable = true;
+		return NULL;
+	}
+	memset(seg, 0, sizeof(*seg));
+	seg->data = (u8 *)(seg + 1);
+	seg->state = MRC_SEG_QUEUED;
+	return seg;
+}
+
+static int mrc_send_stream(struct mrc_core *core, u32 len,
+			   int (*fill)(void *arg, void *dst, u32 off, u32 len),
+			   void *arg)
+{
+	u32 done = 0, n;
+	struct mrc_seg *seg;
+	int err;
+
+	len = mrc_min(len, mrc_send_space(core));
+	seg = mrc_send_tail_room(core);
+	while (done < len) {
+		if (!seg) {
+			if (!mrc_send_slots(core))
+				break;
+			seg = mrc_seg_alloc(core, core->mss);
+			if (!seg)
+				break;
+			seg->psn = core->snd_end;
+			core->sq[seg->psn & core->sq_mask] = seg;
+			core->snd_end = mrc_psn_add(core, core->snd_end, 1);
+		}
+		n = mrc_min(len - done, core->mss - seg->len);
+		err = fill(arg, seg->data + seg->len, done, n);
+		if (err < 0) {
+			if (!seg->len) {
+				core->snd_end = seg->psn;
+				core->sq[seg->psn & core->sq_mask] = NULL;
+				mrc_free(core, seg);
+			}
+			return done ? (int)done : err;
+		}
+		seg->len += n;
+		core->queued_bytes += n;
+		done += n;
+		seg = NULL;
+	}
+	return (int)done;
+}
+
+/* Free the segments put in the ring from @psn on but not yet published. */
+static void mrc_send_unqueue(struct mrc_core *core, u32 psn, u32 n)
+{
+	u32 i, slot;
+
+	for (i = 0; i < n; i++) {
+		slot = mrc_psn_add(core, psn, i) & core->sq_mask;
+		mrc_free(core, core->sq[slot]);
+		core->sq[slot] = NULL;
+	}
+}
+
+static int mrc_send_msg(struct mrc_core *core, u32 len, u32 flags,
+			int (*fill)(void *arg, void *dst, u32 off, u32 len),
+			void *arg)
+{
+	u32 nseg, i, off, n, psn = core->snd_end;
+	struct mrc_seg *seg;
+	int err;
+
+	if (!(flags & MRC_F_EOM) || !len)
+		return -EINVAL;
+	if (len > core->sndbuf)
+		return -EMSGSIZE;
+	nseg = (len + core->mss - 1) / core->mss;
+	if (core->queued_bytes + len > core->sndbuf ||
+	    mrc_send_slots(core) < nseg)
+		return 0;
+	for (i = 0, off = 0; i < nseg; i++, off += n) {
+		n = mrc_min(len - off, core->mss);
+		seg = mrc_seg_alloc(core, n);
+		if (!seg) {
+			mrc_send_unqueue(core, psn, i);
+			return 0;
+		}
+		seg->psn = mrc_psn_add(core, psn, i);
+		seg->len = n;
+		seg->flags = (i == 0 ? MRC_F_SOM : 0) |
+			     (i == nseg - 1 ? MRC_F_EOM : 0);
+		core->sq[seg->psn & core->sq_mask] = seg;
+		err = fill(arg, seg->data, off, n);
+		if (err < 0) {
+			mrc_send_unqueue(core, psn, i + 1);
+			return err;
+		}
+	}
+	core->snd_end = mrc_psn_add(core, psn, nseg);
+	core->queued_bytes += len;
+	return (int)len;
+}
+
+int mrc_core_send(struct mrc_core *core, u32 len, u32 flags,
+		  int (*fill)(void *arg, void *dst, u32 off, u32 len),
+		  void *arg)
+{
+	int ret;
+
+	if (core->closing || core->state == MRC_CORE_ABORTED ||
+	    core->state == MRC_CORE_DONE)
+		return -EPIPE;
+	if (!mrc_conn_can_send_data(core))
+		return -ENOTCONN;
+	if (core->sock_type == MRC_SYN_SEQPACKET)
+		ret = mrc_send_msg(core, len, flags, fill, arg);
+	else
+		ret = mrc_send_stream(core, len, fill, arg);
+	if (ret >= 0 && (u32)ret < len)
+		core->want_writable = true;
+	if (ret > 0)
+		mrc_send_push(core);
+	mrc_conn_rearm(core);
+	return ret;
+}
+
+void mrc_send_writable(struct mrc_core *core)
+{
+	u32 space;
+
+	if (!core->want_writable)
+		return;
+	space = mrc_send_space(core);
+	if (!space)
+		return;
+	core->want_writable = false;
+	mrc_core_notify(core, MRC_NOTE_WRITABLE, space);
+}
+
+static u32 mrc_send_limit(const struct mrc_core *core)
+{
+	return mrc_min(core->cc.cwnd, core->peer_rwnd);
+}
+
+/* May @seg go out now (congestion window, peer window, PSN window)? */
+static bool mrc_send_window_ok(const struct mrc_core *core,
+			       const struct mrc_seg *seg)
+{
+	u32 inflight = core->tx_list.bytes;
+
+	if ((u32)mrc_diff(core, core->snd_una, seg->psn) >= core->peer_psn_win)
+		return false;
+	if (!inflight)
+		return seg->len <= core->peer_rwnd;
+	return inflight + seg->len <= mrc_send_limit(core);
+}
+
+/* Would nothing else follow @seg right now? Then ask for a prompt SACK. */
+static bool mrc_send_is_last(const struct mrc_core *core,
+			     const struct mrc_seg *seg)
+{
+	u32 next_new = core->snd_nxt;
+
+	if (seg->state == MRC_SEG_QUEUED)
+		next_new = mrc_psn_add(core, next_new, 1);
+	if (core->tx_list.bytes + seg->len + core->mss > mrc_send_limit(core))
+		return true;
+	if (core->lost_list.head && core->lost_list.head != seg)
+		return false;
+	if (core->lost_list.count > 1)
+		return false;
+	return next_new == core->snd_end;
+}
+
+/* Transmit (or retransmit) @seg on a freshly picked EV. */
+static int mrc_send_xmit(struct mrc_core *core, struct mrc_seg *seg)
+{
+	bool retx = seg->tx_count > 0;
+	struct mrc_pkt_data *d = &core->tx_pkt.data;
+	u64 now = mrc_now(core);
+	struct mrc_ev *ev;
+	bool last;
+	int idx;
+
+	idx = mrc_ev_pick(core, retx ? seg->ev_idx : MRC_EV_NONE,
+			  retx ? seg->plane : MRC_WIRE_MAX_PLANES);
+	if (idx < 0)
+		return -ENOENT;
+	ev = &core->evs[idx];
+	last = mrc_send_is_last(core, seg);
+	if (seg->state == MRC_SEG_LOST)
+		mrc_list_del(&core->lost_list, seg);
+	else
+		core->snd_nxt = mrc_psn_add(core, core->snd_nxt, 1);
+	seg->state = MRC_SEG_INFLIGHT;
+	mrc_list_add(&core->tx_list, seg);
+	seg->tx_seq = core->tx_seq++;
+	seg->sent_us = now;
+	seg->ev_idx = (u16)idx;
+	seg->plane = ev->plane;
+	if (seg->tx_count < 255)
+		seg->tx_count++;
+	core->last_tx_us = now;
+
+	mrc_pkt_init(core, MRC_PKT_DATA);
+	core->tx_pkt.flags |= seg->flags | (retx ? MRC_F_RETX : 0) |
+			      (last ? MRC_F_ACK_NOW : 0);
+	d->psn = seg->psn;
+	d->tsval = (u32)now ? (u32)now : 1;
+	d->plane = ev->plane;
+	mrc_send_pkt(core, ev->plane, ev->value, seg->data, seg->len);
+	ev->tx_pkts++;
+	ev->tx_bytes += seg->len;
+	if (retx) {
+		ev->retx_pkts++;
+		core->stats.retx_pkts++;
+		core->stats.retx_bytes += seg->len;
+	} else {
+		core->stats.tx_data_pkts++;
+		core->stats.tx_data_bytes += seg->len;
+	}
+	mrc_core_trace(core, MRC_TRACE_TX, seg->psn, ev->plane, ev->value,
+		       seg->len, 0, retx, false);
+	if (!core->outstanding) {
+		core->outstanding = true;
+		core->last_progress_us = now;
+	}
+	return 0;
+}
+
+static bool mrc_send_active(const struct mrc_core *core)
+{
+	return core->state == MRC_CORE_ESTABLISHED ||
+	       core->state == MRC_CORE_CLOSE_WAIT ||
+	       core->state == MRC_CORE_FIN_WAIT ||
+	       core->state == MRC_CORE_LAST_ACK;
+}
+
+/* The next segment to send: lost ones first, then new ones. */
+static struct mrc_seg *mrc_send_next(const struct mrc_core *core)
+{
+	if (core->lost_list.head)
+		return core->lost_list.head;
+	if (core->snd_nxt == core->snd_end)
+		return NULL;
+	return mrc_send_seg(core, core->snd_nxt);
+}
+
+void mrc_send_push(struct mrc_core *core)
+{
+	struct mrc_seg *seg;
+
+	if (!mrc_send_active(core))
+		return;
+	while ((seg = mrc_send_next(core)) != NULL) {
+		if (!mrc_send_window_ok(core, seg))
+			break;
+		if (mrc_send_xmit(core, seg))
+			break;
+	}
+	mrc_send_maybe_fin(core);
+}
+
+/* Take @seg out of flight and queue it for retransmission. */
+void mrc_send_mark_lost(struct mrc_core *core, struct mrc_seg *seg, u32 why)
+{
+	struct mrc_ev *ev = &core->evs[seg->ev_idx];
+
+	if (seg->state != MRC_SEG_INFLIGHT)
+		return;
+	mrc_list_del(&core->tx_list, seg);
+	seg->state = MRC_SEG_LOST;
+	mrc_list_add_by_psn(core, &core->lost_list, seg);
+	mrc_core_trace(core, MRC_TRACE_LOSS, seg->psn, seg->plane, ev->value,
+		       seg->len, 0, why, false);
+	if (why == 0)
+		core->stats.fast_retx++;
+	if (why == 0 || why == 1) {
+		ev->losses++;
+		mrc_ev_on_loss(core, seg->ev_idx, why == 1);
+	}
+}
+
+/* @seg is acknowledged: forget it. */
+void mrc_send_ack_seg(struct mrc_core *core, struct mrc_seg *seg)
+{
+	struct mrc_ev *ev = &core->evs[seg->ev_idx];
+
+	if (seg->state == MRC_SEG_INFLIGHT)
+		mrc_list_del(&core->tx_list, seg);
+	else if (seg->state == MRC_SEG_LOST)
+		mrc_list_del(&core->lost_list, seg);
+	if (!core->rack_valid ||
+	    (s32)(seg->tx_seq - core->rack_hi) > 0) {
+		core->rack_hi = seg->tx_seq;
+		core->rack_valid = true;
+	}
+	ev->acked_pkts++;
+	core->queued_bytes -= seg->len;
+	core->stats.acked_bytes += seg->len;
+	core->sq[seg->psn & core->sq_mask] = NULL;
+	mrc_free(core, seg);
+}
+
+/* Planes in @mask died: what is in flight there goes out elsewhere. */
+void mrc_send_plane_down(struct mrc_core *core, u32 mask)
+{
+	struct mrc_seg *seg = core->tx_list.head, *next;
+
+	while (seg) {
+		next = seg->next;
+		if (mask & (1u << seg->plane))
+			mrc_send_mark_lost(core, seg, 3);
+		seg = next;
+	}
+}
+
+static u64 mrc_send_rto(const struct mrc_core *core)
+{
+	u64 rto = (u64)core->rto_us << core->backoff;
+	u64 cap = mrc_max(core->rto_max_us, core->rto_us);
+
+	return mrc_min64(rto, cap);
+}
+
+/* When the retransmission (or persist, or FIN) timer is due; 0: never. */
+u64 mrc_send_deadline(const struct mrc_core *core)
+{
+	if (!mrc_send_active(core))
+		return 0;
+	if (core->tx_list.head)
+		return core->tx_list.head->sent_us + mrc_send_rto(core);
+	if (core->lost_list.head || core->snd_nxt != core->snd_end ||
+	    (core->fin_sent && !core->fin_acked))
+		return core->last_tx_us + mrc_send_rto(core);
+	return 0;
+}
+
+static void mrc_send_fin(struct mrc_core *core)
+{
+	int idx = mrc_ev_pick(core, MRC_EV_NONE, MRC_WIRE_MAX_PLANES);
+	struct mrc_ev *ev;
+
+	core->last_tx_us = mrc_now(core);
+	if (idx < 0)
+		return;
+	ev = &core->evs[idx];
+	mrc_pkt_init(core, MRC_PKT_FIN);
+	core->tx_pkt.fin_end_psn = core->fin_psn;
+	mrc_send_pkt(core, ev->plane, ev->value, NULL, 0);
+}
+
+void mrc_send_maybe_fin(struct mrc_core *core)
+{
+	if (!core->closing || core->fin_sent || core->snd_una != core->snd_end)
+		return;
+	if (!mrc_send_active(core))
+		return;
+	core->fin_sent = true;
+	if (!core->outstanding) {
+		core->outstanding = true;
+		core->last_progress_us = mrc_now(core);
+	}
+	mrc_send_fin(core);
+}
+
+void mrc_send_on_timer(struct mrc_core *core, u64 now)
+{
+	u64 due = mrc_send_deadline(core);
+	struct mrc_seg *seg;
+
+	if (!due || now < due)
+		return;
+	if (core->backoff < MRC_CORE_MAX_BACKOFF)
+		core->backoff++;
+	core->last_tx_us = now;
+	seg = core->tx_list.head;
+	if (seg) {
+		core->stats.rto_count++;
+		mrc_send_mark_lost(core, seg, 1);
+		mrc_nscc_on_timeout(&core->cc);
+	} else if (core->fin_sent && !core->fin_acked) {
+		core->stats.rto_count++;
+		mrc_send_fin(core);
+		return;
+	}
+	/* Resend the oldest (or probe a closed window) whatever the window. */
+	seg = mrc_send_next(core);
+	if (seg && (u32)mrc_diff(core, core->snd_una, seg->psn) <
+		   core->peer_psn_win)
+		mrc_send_xmit(core, seg);
+	mrc_send_push(core);
+}
