@@ -7,8 +7,10 @@
  * Loss detection is RACK-like: a segment in flight is lost once a segment
  * transmitted MRC_CORE_REORDER_PKTS transmissions after it has been acked
  * (transmissions, not PSNs, so a retransmission that gets through exposes
- * every older one that did not). A NACK loses its PSN at once; the
- * retransmission timer (send.c) catches the rest.
+ * every older one that did not) and it has been out longer than its EV's
+ * RTT allows (mrc_ack_reorder_wait(): a slow plane is not a lossy one);
+ * the reorder timer re-checks those not yet old enough. A NACK loses its
+ * PSN at once; the retransmission timer (send.c) catches the rest.
  */
 #include "core_private.h"
 
@@ -34,18 +36,42 @@ void mrc_ack_rtt_sample(struct mrc_core *core, u32 rtt)
 				 core->rto_max_us);
 }
 
-static void mrc_ack_detect_losses(struct mrc_core *core)
+/*
+ * How long after its transmission @seg may still be on its way: its EV's
+ * smoothed RTT (planes and routes differ; else its plane's) plus a quarter
+ * and the peer's possible ACK delay; an RTO while the plane is unknown.
+ */
+static u64 mrc_ack_reorder_wait(const struct mrc_core *core,
+				const struct mrc_seg *seg)
+{
+	u32 rtt = core->evs[seg->ev_idx].srtt_us;
+
+	if (!rtt)
+		rtt = core->plane_srtt_us[seg->plane];
+	if (!rtt)
+		return core->rto_us;
+	return (u64)rtt + rtt / 4 + MRC_CORE_REORDER_SLACK_US;
+}
+
+void mrc_ack_detect_losses(struct mrc_core *core)
 {
 	struct mrc_seg *seg = core->tx_list.head, *next;
+	u64 now = mrc_now(core), due, first = 0;
 
+	core->rack_due_us = 0;
 	if (!core->rack_valid)
 		return;
 	while (seg && (s32)(core->rack_hi - seg->tx_seq) >=
 		      MRC_CORE_REORDER_PKTS) {
 		next = seg->next;
-		mrc_send_mark_lost(core, seg, 0);
+		due = seg->sent_us + mrc_ack_reorder_wait(core, seg);
+		if (now >= due)
+			mrc_send_mark_lost(core, seg, 0);
+		else if (!first || due < first)
+			first = due;
 		seg = next;
 	}
+	core->rack_due_us = first;
 }
 
 /* PSN @psn was sent (before snd_nxt)? */

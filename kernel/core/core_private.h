@@ -34,6 +34,8 @@ extern "C" {
 #define MRC_CORE_MIN_RCV_WIN		256
 /* A PSN is lost once a packet sent this many transmissions later is acked. */
 #define MRC_CORE_REORDER_PKTS		3
+/* Extra wait before a reordered packet is called lost (ACK delay). */
+#define MRC_CORE_REORDER_SLACK_US	250
 /* Losses in a row (no ACK between) on one EV that make it ASSUMED_BAD. */
 #define MRC_EV_BAD_LOSSES		2
 /* Full EV weight; ECN halves it, a loss quarters it, clean ACKs add one. */
@@ -192,6 +194,7 @@ struct mrc_core {
 	u32			peer_up;
 	u32			usable;		/* planes carrying data now */
 	u32			syn_plane;	/* plane of handshake packets */
+	u32			plane_srtt_us[MRC_WIRE_MAX_PLANES];
 
 	/* EVs */
 	struct mrc_ev		*evs;
@@ -216,6 +219,7 @@ struct mrc_core {
 	u32			tx_seq;
 	u32			rack_hi;	/* highest tx_seq acked */
 	bool			rack_valid;
+	u64			rack_due_us;	/* reorder timer, 0: off */
 	u32			peer_rwnd;
 	u32			peer_psn_win;
 	u32			peer_mss;
@@ -320,6 +324,7 @@ int mrc_ack_sack(struct mrc_core *core, const struct mrc_pkt *pkt,
 int mrc_ack_nack(struct mrc_core *core, const struct mrc_pkt *pkt,
 		 u32 plane);
 void mrc_ack_rtt_sample(struct mrc_core *core, u32 rtt_us);
+void mrc_ack_detect_losses(struct mrc_core *core);
 
 /* ev.c */
 int mrc_ev_init(struct mrc_core *core, const struct mrc_core_cfg *cfg);

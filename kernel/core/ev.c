@@ -282,10 +282,15 @@ void mrc_ev_on_ack(struct mrc_core *core, u32 idx, u32 rtt_us, bool ce)
 	struct mrc_ev *ev = &core->evs[idx];
 	u32 target = MRC_EV_WEIGHT_FULL;
 
+	u32 *plane_srtt = &core->plane_srtt_us[ev->plane];
+
 	ev->losses_in_row = 0;
-	if (rtt_us)
+	if (rtt_us) {
 		ev->srtt_us = ev->srtt_us ? (7 * ev->srtt_us + rtt_us) / 8 :
 					    rtt_us;
+		*plane_srtt = *plane_srtt ? (7 * *plane_srtt + rtt_us) / 8 :
+					    rtt_us;
+	}
 	if (ce) {
 		ev->ce_marks++;
 		ev->weight = ev->weight >= 4 ? ev->weight / 2 : 1;

@@ -483,10 +483,16 @@ static u64 mrc_send_rto(const struct mrc_core *core)
 /* When the retransmission (or persist, or FIN) timer is due; 0: never. */
 u64 mrc_send_deadline(const struct mrc_core *core)
 {
+	u64 rto;
+
 	if (!mrc_send_active(core))
 		return 0;
-	if (core->tx_list.head)
-		return core->tx_list.head->sent_us + mrc_send_rto(core);
+	if (core->tx_list.head) {
+		rto = core->tx_list.head->sent_us + mrc_send_rto(core);
+		if (core->rack_due_us && core->rack_due_us < rto)
+			return core->rack_due_us;
+		return rto;
+	}
 	if (core->lost_list.head || core->snd_nxt != core->snd_end ||
 	    (core->fin_sent && !core->fin_acked))
 		return core->last_tx_us + mrc_send_rto(core);
@@ -523,9 +529,14 @@ void mrc_send_maybe_fin(struct mrc_core *core)
 
 void mrc_send_on_timer(struct mrc_core *core, u64 now)
 {
-	u64 due = mrc_send_deadline(core);
 	struct mrc_seg *seg;
+	u64 due;
 
+	if (core->rack_due_us && now >= core->rack_due_us) {
+		mrc_ack_detect_losses(core);
+		mrc_send_push(core);
+	}
+	due = mrc_send_deadline(core);
 	if (!due || now < due)
 		return;
 	if (core->backoff < MRC_CORE_MAX_BACKOFF)

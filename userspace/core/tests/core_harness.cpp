@@ -172,8 +172,14 @@ void Net::Xmit(int from, uint32_t plane, uint32_t ev, const void* hdr, uint32_t 
     return;
   }
   const bool ce = pkt.type == MRC_PKT_DATA && pc.ce > 0 && Uniform() < pc.ce;
+  uint64_t queued = 0;  // serialisation behind earlier packets
+  if (pc.rate != 0) {
+    uint64_t& busy = busy_until_.at(static_cast<size_t>(from)).at(plane);
+    busy = std::max(busy, now) + (bytes.size() + pc.rate - 1) / pc.rate;
+    queued = busy - now;
+  }
   auto delay = [&] {
-    uint64_t d = pc.delay_us;
+    uint64_t d = pc.delay_us + queued;
     if (pc.jitter_us != 0) d += rng_() % pc.jitter_us;
     return d;
   };
@@ -249,15 +255,19 @@ bool Net::Step(uint64_t until) {
 }
 
 bool Net::RunUntil(const std::function<bool()>& done, uint64_t until_us) {
-  a.Pump();
-  b.Pump();
+  auto app = [&] {
+    for (Endpoint* e : {&a, &b}) {
+      if (e->auto_read && e->unread != 0) e->Read();
+      e->Pump();
+    }
+  };
+  app();
   while (!done()) {
     if (!Step(until_us)) {
       if (until_us > now) now = until_us;
       return done();
     }
-    a.Pump();
-    b.Pump();
+    app();
   }
   return true;
 }

@@ -53,7 +53,8 @@ struct PlaneCfg {
   uint64_t jitter_us = 0;  // extra uniform delay: reordering
   double loss = 0;
   double dup = 0;
-  double ce = 0;  // probability DATA arrives CE-marked
+  double ce = 0;      // probability DATA arrives CE-marked
+  uint64_t rate = 0;  // bytes per microsecond each way (0: unlimited)
   bool up = true;
   std::set<uint32_t> blackhole_evs;  // EVs (UDP source ports) dropped
 };
@@ -85,6 +86,7 @@ class Endpoint {
   Bytes partial;                // seqpacket: message being assembled
   size_t app_cap = SIZE_MAX;    // unread bytes the app can hold
   size_t unread = 0;
+  bool auto_read = true;  // the app reads (and reports space) at once
   uint64_t refused = 0;
 
   // Application send side: a pattern stream of `to_send` bytes.
@@ -237,6 +239,7 @@ class Net {
   std::array<mrc_core_env, 2> envs_{mrc_core_env{&Endpoint::kOps, &a},
                                     mrc_core_env{&Endpoint::kOps, &b}};
   std::multimap<std::pair<uint64_t, uint64_t>, Flight> queue_;
+  std::array<std::array<uint64_t, MRC_WIRE_MAX_PLANES>, 2> busy_until_{};
   uint64_t seq_ = 0;
 };
 
