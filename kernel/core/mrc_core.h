@@ -26,6 +26,10 @@
 #include "core_types.h"
 #include "wire.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define MRC_CORE_MAX_ALLOC	(64 * 1024)
 #define MRC_CORE_MAX_EVS	256
 #define MRC_CORE_DEFAULT_EVS	128
@@ -238,6 +242,8 @@ struct mrc_core;
 /*
  * mrc_core_create - a connection in MRC_CORE_CLOSED with our random token.
  * Nothing is sent until mrc_core_connect() or mrc_core_accept().
+ * env->random() is called for the token first (again while it returns 0),
+ * then once for the ISN (masked to 24 bits with @psn24), then for EVs.
  * Return: the core, or NULL (allocation failure or invalid @cfg).
  */
 struct mrc_core *mrc_core_create(const struct mrc_core_cfg *cfg,
@@ -249,7 +255,9 @@ void mrc_core_destroy(struct mrc_core *core);
 int mrc_core_connect(struct mrc_core *core);
 /*
  * Server: take a SYN that a listener received on @plane (already parsed),
- * answer SYN_ACK, and become ESTABLISHED.
+ * answer SYN_ACK, and become ESTABLISHED. The SYN's MRC_F_PSN24 decides the
+ * PSN size of both directions (cfg->psn24 of a server is ignored). A
+ * retransmitted SYN given to mrc_core_input() is answered with SYN_ACK.
  * Return: 0, or -EINVAL if @syn does not fit this core's configuration.
  */
 int mrc_core_accept(struct mrc_core *core, const struct mrc_pkt *syn,
@@ -271,7 +279,9 @@ int mrc_core_input(struct mrc_core *core, const struct mrc_pkt *pkt,
  * For SOCK_SEQPACKET one call is one message (@flags must have
  * MRC_F_EOM) and it is taken whole or not at all.
  * Return: bytes queued (0: no space now, wait for MRC_NOTE_WRITABLE), or
- * negative errno (-EPIPE after close, -EMSGSIZE, the error of @fill).
+ * negative errno (-EPIPE after close or abort, -ENOTCONN before the
+ * handshake completed, -EMSGSIZE, -EINVAL for a seqpacket message without
+ * MRC_F_EOM or of length 0, the error of @fill).
  */
 int mrc_core_send(struct mrc_core *core, u32 len, u32 flags,
 		  int (*fill)(void *arg, void *dst, u32 off, u32 len),
@@ -284,7 +294,15 @@ void mrc_core_rcv_space(struct mrc_core *core, u32 free_bytes);
 
 void mrc_core_on_timer(struct mrc_core *core);
 
-/* Graceful: FIN once every queued byte is acknowledged. */
+/*
+ * Graceful: FIN once every queued byte is acknowledged, retried with the
+ * RTO until the peer acknowledges it with a SACK whose cum_psn and
+ * trig_psn both equal end_psn (FIN consumes no PSN; no DATA SACK has
+ * trig_psn == cum_psn). The peer's FIN is answered the same way, and
+ * MRC_NOTE_PEER_FIN follows once every byte before it is delivered; DONE
+ * when both happened. After DONE the core still answers a retransmitted
+ * FIN, so keep it a while if the peer may have missed the last SACK.
+ */
 void mrc_core_close(struct mrc_core *core);
 /* Abortive: RST now, state ABORTED, MRC_NOTE_ERROR with @err if non-zero. */
 void mrc_core_abort(struct mrc_core *core, int err);
@@ -309,5 +327,9 @@ void mrc_core_get_stats(const struct mrc_core *core,
 u32 mrc_core_ev_count(const struct mrc_core *core);
 int mrc_core_ev_get(const struct mrc_core *core, u32 idx,
 		    struct mrc_core_ev_info *info);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* __MRC_CORE_H */
