@@ -150,7 +150,7 @@ void mrc_recv_deliver(struct mrc_core *core)
 		slot = core->rcv_dlv & core->rq_mask;
 		r = core->rq[slot];
 		flags = core->sock_type == MRC_SYN_SEQPACKET ?
-			r->flags & MRC_F_EOM : 0;
+			r->flags & (MRC_F_SOM | MRC_F_EOM) : 0;
 		if (core->env.ops->deliver(core->env.ctx, r->data, r->len,
 					   flags) < 0)
 			break;
