@@ -1,24 +1,84 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Connections as the control plane sees them. The data path creates them
- * in mrc_net.conns and fills these fields; netlink reads them.
+ * Connections: the kernel's side of one protocol core (core/mrc_core.h).
+ * A connection joins an AF_MRC socket, a struct mrc_core and a timer, and
+ * sits in mrc_net.conns under its local token, which is also the id the
+ * control plane shows.
+ *
+ * Locking: @lock (a spinlock, BHs off in process context) serialises every
+ * call into @core; the core's environment callbacks (conn_env.c) run under
+ * it. It nests inside lock_sock() and mrc_net.lock and outside the socket
+ * queue locks. RX looks connections up under RCU and takes a reference.
+ *
+ * Lifetime: references are held by mrc_net.conns (dropped by
+ * mrc_conn_kill()), by the socket (dropped at release) and briefly by RX
+ * and netlink. mrc_conn_kill() unhashes the connection, stops the timer and
+ * destroys the core; the memory goes after the last reference and an RCU
+ * grace period. A connection holds a reference on its socket.
  */
 #ifndef __MRC_CONN_H
 #define __MRC_CONN_H
 
+#include <linux/hrtimer.h>
 #include <linux/in6.h>
+#include <linux/refcount.h>
+#include <linux/skbuff.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include "core/mrc_core.h"
+
+struct mrc_net;
+struct sock;
 
 struct mrc_conn {
-	u32		id;
-	u8		state;		/* enum mrc_conn_state */
-	u16		local_port;
-	u16		peer_port;
-	bool		peer_is_v6;
-	__be32		peer_addr4;
-	struct in6_addr	peer_addr6;
-	u32		ev_profile;
-	u32		cc_profile;
+	spinlock_t		lock;		/* see the comment above */
+	struct mrc_core		*core;		/* NULL once killed */
+	struct mrc_core_env	env;		/* ops + this connection */
+	struct mrc_net		*mn;
+	struct sock		*sk;
+	u32			id;		/* = the core's local token */
+	u32			peer_token;	/* server: key in syn_peers */
+	bool			server;
+	bool			orphan;		/* socket released; lingering */
+	bool			dying;		/* kill scheduled or done */
+	refcount_t		ref;
+	struct hrtimer		timer;
+	struct work_struct	kill_work;
+	/* seqpacket: segments of the message being received (under @lock) */
+	struct sk_buff_head	rx_partial;
+
+	/* what the control plane shows; fixed after the handshake */
+	u8			state;		/* enum mrc_conn_state */
+	u16			local_port;
+	u16			peer_port;
+	bool			peer_is_v6;
+	__be32			peer_addr4;
+	struct in6_addr		peer_addr6;
+	u32			ev_profile;
+	u32			cc_profile;
+	struct rcu_head		rcu;
 };
+
+struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
+				 struct mrc_core_cfg *cfg, bool server);
+void mrc_conn_put(struct mrc_conn *conn);
+struct mrc_conn *mrc_conn_lookup(struct mrc_net *mn, u32 id);
+void mrc_conn_kill(struct mrc_conn *conn);
+void mrc_conn_schedule_kill(struct mrc_conn *conn);
+
+/* For every live connection of @mn: tell the core plane @plane's state. */
+void mrc_conn_plane_changed(struct mrc_net *mn, u32 plane, bool up);
+/* Kill every connection of a dying netns. */
+void mrc_conn_flush(struct mrc_net *mn);
+
+/* Fill a core configuration's plane list from @mn's planes. */
+void mrc_conn_cfg_planes(struct mrc_net *mn, struct mrc_core_cfg *cfg);
+
+extern const struct mrc_core_env_ops mrc_conn_env_ops;
+
+int mrc_conn_init(void);
+void mrc_conn_exit(void);
 
 #endif /* __MRC_CONN_H */

@@ -9,6 +9,8 @@
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 
+#include "core/wire.h"
+
 struct net;
 
 enum mrc_mib_field {
@@ -17,8 +19,32 @@ enum mrc_mib_field {
 	MRC_MIB_SOCKREJECT,	/* socket() refused: bad type or protocol */
 	MRC_MIB_SOCKRELEASE,	/* AF_MRC sockets released */
 	MRC_MIB_PLANENETDEVGONE, /* planes removed because their netdev went */
+	MRC_MIB_CONNOPEN,	/* connect() started a handshake */
+	MRC_MIB_CONNACCEPT,	/* a listener made a connection from a SYN */
+	MRC_MIB_CONNRESET,	/* connections reset (RST sent or received) */
+	MRC_MIB_CONNTIMEOUT,	/* connections that hit their user timeout */
+	MRC_MIB_TXERR,		/* packets that could not be sent */
+	/* received packets dropped, one counter per enum mrc_drop_reason */
+	MRC_MIB_RXDROPSHORT,
+	MRC_MIB_RXDROPVERSION,
+	MRC_MIB_RXDROPTYPE,
+	MRC_MIB_RXDROPLENGTH,
+	MRC_MIB_RXDROPMALFORMED,
+	MRC_MIB_RXDROPNOCONN,
+	MRC_MIB_RXDROPTOKEN,
+	MRC_MIB_RXDROPSTATE,
+	MRC_MIB_RXDROPPSNWINDOW,
+	MRC_MIB_RXDROPDUPLICATE,
+	MRC_MIB_RXDROPNOBUFFER,
+	MRC_MIB_RXDROPPLANE,
+	MRC_MIB_RXDROPACK,
+	MRC_MIB_RXDROPCSUM,
 	__MRC_MIB_MAX
 };
+
+/* MRC_MIB_RXDROP_FIRST + reason is the counter of a drop reason. */
+#define MRC_MIB_RXDROP_FIRST (MRC_MIB_RXDROPSHORT - MRC_DROP_SHORT)
+static_assert(MRC_MIB_RXDROP_FIRST + MRC_DROP_MAX == __MRC_MIB_MAX);
 
 #define MRC_MIB_MAX __MRC_MIB_MAX
 

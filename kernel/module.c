@@ -8,6 +8,7 @@
 #include <linux/module.h>
 
 #include "protocol.h"
+#include "conn.h"
 #include "plane.h"
 
 int mrc_family = MRC_AF_DEFAULT;
@@ -25,9 +26,13 @@ static int __init mrc_init(void)
 		return -EINVAL;
 	}
 
-	err = mrc_pernet_init();
+	err = mrc_conn_init();
 	if (err)
 		return err;
+
+	err = mrc_pernet_init();
+	if (err)
+		goto err_conn;
 
 	err = mrc_netlink_init();
 	if (err)
@@ -51,6 +56,8 @@ err_netlink:
 	mrc_netlink_exit();
 err_pernet:
 	mrc_pernet_exit();
+err_conn:
+	mrc_conn_exit();
 	return err;
 }
 
@@ -61,7 +68,9 @@ static void __exit mrc_exit(void)
 	mrc_plane_exit();
 	mrc_netlink_exit();
 	mrc_pernet_exit();
-	/* Planes and profiles are freed by RCU callbacks in this module. */
+	/* Drains connection kills still queued. */
+	mrc_conn_exit();
+	/* Planes, profiles and connections are freed by RCU callbacks here. */
 	rcu_barrier();
 }
 

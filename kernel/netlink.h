@@ -15,6 +15,7 @@ struct mrc_plane;
 struct mrc_ev_profile;
 struct mrc_cc_profile;
 struct mrc_ev;
+struct mrc_conn;
 
 extern struct genl_family mrc_genl_family;
 
@@ -56,6 +57,10 @@ void mrc_nl_event_ev_profile(struct mrc_net *mn, const struct mrc_ev_profile *p)
 void mrc_nl_event_cc_profile(struct mrc_net *mn, const struct mrc_cc_profile *p);
 void mrc_nl_event_ev_state(struct mrc_net *mn, u32 profile_id,
 			   const struct mrc_ev *ev);
+
+/* Connection events (nl_conn.c); under the connection's lock, any context. */
+void mrc_nl_event_conn(struct mrc_conn *conn, u8 event, u8 reason);
+void mrc_nl_event_conn_ev(struct mrc_conn *conn, u32 idx);
 
 /* Handlers, one file an object. */
 int mrc_nl_plane_add_doit(struct sk_buff *skb, struct genl_info *info);

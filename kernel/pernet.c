@@ -9,6 +9,7 @@
 
 #include "protocol.h"
 #include "plane.h"
+#include "conn.h"
 
 static unsigned int mrc_pernet_id __read_mostly;
 
@@ -34,7 +35,9 @@ static int __net_init mrc_pernet_net_init(struct net *net)
 	mutex_init(&mn->lock);
 	xa_init_flags(&mn->ev_profiles, XA_FLAGS_ALLOC);
 	xa_init_flags(&mn->cc_profiles, XA_FLAGS_ALLOC);
-	xa_init_flags(&mn->conns, XA_FLAGS_ALLOC);
+	xa_init(&mn->conns);
+	xa_init(&mn->syn_peers);
+	xa_init(&mn->ports);
 	mn->mib = alloc_percpu(struct mrc_mib);
 	if (!mn->mib)
 		return -ENOMEM;
@@ -54,10 +57,14 @@ static void __net_exit mrc_pernet_net_exit(struct net *net)
 	struct mrc_net *mn = mrc_pernet(net);
 
 	remove_proc_entry("mrc_stat", net->proc_net);
+	/* Connections left are orphans lingering after close. */
+	mrc_conn_flush(mn);
 	/* Devices of a dying netns went first, taking their planes along. */
 	mrc_plane_flush(mn);
 	mrc_profiles_flush(mn);
 	xa_destroy(&mn->conns);
+	xa_destroy(&mn->syn_peers);
+	xa_destroy(&mn->ports);
 	free_percpu(mn->mib);
 }
 

@@ -14,6 +14,7 @@
 #include "protocol.h"
 #include "plane.h"
 #include "netlink.h"
+#include "conn.h"
 
 static const char * const mrc_plane_mib_names[MRC_PLANE_MIB_MAX] = {
 	[MRC_PLANE_MIB_TXPKTS]		= "PlaneTxPkts",
@@ -233,6 +234,13 @@ int __mrc_plane_add(struct mrc_net *mn, const struct mrc_plane_cfg *cfg,
 	if (!pl)
 		return -ENOMEM;
 	pl->id = id;
+	err = mrc_udp_open(mn->net, pl, pl->port, &pl->socks);
+	if (err) {
+		NL_SET_ERR_MSG_ATTR(extack, cfg->tb[MRC_PLANE_ATTR_PORT],
+				    "cannot bind the plane's UDP port on its device");
+		mrc_plane_free_rcu(&pl->rcu);
+		return err;
+	}
 	rcu_assign_pointer(mn->planes[id], pl);
 	*out = pl;
 	return 0;
@@ -243,7 +251,9 @@ int __mrc_plane_set(struct mrc_net *mn, struct mrc_plane *pl,
 		    const struct mrc_plane_cfg *cfg,
 		    struct netlink_ext_ack *extack)
 {
+	bool was_usable = mrc_plane_usable(pl);
 	struct mrc_plane_addr *old, *addr;
+	struct mrc_udp_socks socks;
 	int err;
 
 	lockdep_assert_held(&mn->lock);
@@ -255,6 +265,16 @@ int __mrc_plane_set(struct mrc_net *mn, struct mrc_plane *pl,
 	if (err)
 		return err;
 
+	if (cfg->set_port && cfg->port != pl->port) {
+		err = mrc_udp_open(mn->net, pl, cfg->port, &socks);
+		if (err) {
+			NL_SET_ERR_MSG_ATTR(extack, cfg->tb[MRC_PLANE_ATTR_PORT],
+					    "cannot bind the plane's UDP port on its device");
+			return err;
+		}
+		swap(socks, pl->socks);
+		mrc_udp_close(&socks);
+	}
 	if (cfg->set_addr4 || cfg->set_addr6) {
 		old = rcu_dereference_protected(pl->addr,
 						lockdep_is_held(&mn->lock));
@@ -272,6 +292,8 @@ int __mrc_plane_set(struct mrc_net *mn, struct mrc_plane *pl,
 		WRITE_ONCE(pl->weight, cfg->weight);
 	if (cfg->set_mtu)
 		WRITE_ONCE(pl->mtu, cfg->mtu);
+	if (was_usable != mrc_plane_usable(pl))
+		mrc_conn_plane_changed(mn, pl->id, !was_usable);
 	return 0;
 }
 
@@ -280,6 +302,8 @@ void __mrc_plane_del(struct mrc_net *mn, struct mrc_plane *pl)
 {
 	lockdep_assert_held(&mn->lock);
 	RCU_INIT_POINTER(mn->planes[pl->id], NULL);
+	mrc_udp_close(&pl->socks);
+	mrc_conn_plane_changed(mn, pl->id, false);
 	call_rcu(&pl->rcu, mrc_plane_free_rcu);
 }
 
@@ -309,9 +333,11 @@ static void __mrc_plane_link_changed(struct mrc_net *mn, struct mrc_plane *pl)
 	WRITE_ONCE(pl->link, link);
 	if (link == MRC_LINK_DOWN)
 		this_cpu_inc(pl->mib->mibs[MRC_PLANE_MIB_LINKDOWN]);
-	if (was_usable != mrc_plane_usable(pl))
-		mrc_nl_event_plane(mn, was_usable ? MRC_EVENT_PLANE_DOWN :
-				   MRC_EVENT_PLANE_UP, pl, MRC_REASON_LINK);
+	if (was_usable == mrc_plane_usable(pl))
+		return;
+	mrc_nl_event_plane(mn, was_usable ? MRC_EVENT_PLANE_DOWN :
+			   MRC_EVENT_PLANE_UP, pl, MRC_REASON_LINK);
+	mrc_conn_plane_changed(mn, pl->id, !was_usable);
 }
 
 static int mrc_plane_netdev_event(struct notifier_block *nb,

@@ -11,6 +11,8 @@
 #include <linux/rcupdate.h>
 #include <linux/mrc_netlink.h>
 
+#include "udp.h"
+
 struct mrc_net;
 struct netlink_ext_ack;
 
@@ -51,6 +53,8 @@ struct mrc_plane_mib {
  * @weight:	share of traffic relative to other planes
  * @mtu:	0 to follow @dev, else the MTU MRC uses
  * @mib:	per-cpu counters
+ * @socks:	UDP sockets bound to @port on @dev; replaced under
+ *		mrc_net.lock, their user data (this plane) read by RX under RCU
  *
  * Scalars are written with WRITE_ONCE() under mrc_net.lock and read with
  * READ_ONCE() by RCU readers. The object is freed after a grace period
@@ -67,6 +71,7 @@ struct mrc_plane {
 	u32				weight;
 	u32				mtu;
 	struct mrc_plane_mib __percpu	*mib;
+	struct mrc_udp_socks		socks;
 	struct rcu_head			rcu;
 };
 

@@ -19,22 +19,6 @@
 /* Address family in use, set once by the "family" module parameter. */
 extern int mrc_family;
 
-/*
- * struct mrc_sock - an AF_MRC socket.
- * @sk: the generic socket; must stay first so sk_alloc() can size us
- *
- * Connection state joins here with the data path; until then the socket
- * only exists, accounts itself and answers every call with a proper error.
- */
-struct mrc_sock {
-	struct sock sk;
-};
-
-static inline struct mrc_sock *mrc_sk(const struct sock *sk)
-{
-	return (struct mrc_sock *)sk;
-}
-
 struct mrc_plane;
 
 /*
@@ -46,7 +30,11 @@ struct mrc_plane;
  * @planes:	planes by id; RCU for the data path, @lock for writers
  * @ev_profiles: EV profiles by id (struct mrc_ev_profile), RCU readers
  * @cc_profiles: CC profiles by id (struct mrc_cc_profile), RCU readers
- * @conns:	connections by id, filled by the data path
+ * @conns:	connections by local token (struct mrc_conn), RCU readers
+ * @syn_peers:	server connections by the peer's token, to recognise a
+ *		retransmitted SYN
+ * @ports:	bound service ports -> struct mrc_sock (listeners and bound
+ *		sockets); written under @lock, RCU readers
  * @mib:	per-cpu counters, see mib.h
  *
  * Allocated by the pernet subsystem, lives exactly as long as the netns.
@@ -58,6 +46,8 @@ struct mrc_net {
 	struct xarray			ev_profiles;
 	struct xarray			cc_profiles;
 	struct xarray			conns;
+	struct xarray			syn_peers;
+	struct xarray			ports;
 	struct mrc_mib __percpu		*mib;
 };
 
@@ -75,5 +65,7 @@ void mrc_netlink_exit(void);
 
 int mrc_socket_init(void);
 void mrc_socket_exit(void);
+int mrc_addr_validate(const struct sockaddr *uaddr, int addr_len);
+const struct proto_ops *mrc_sock_ops(int type);
 
 #endif /* __MRC_PROTOCOL_H */

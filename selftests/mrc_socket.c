@@ -117,10 +117,31 @@ TEST_F(mrc_socket, bind_validates_address)
 	EXPECT_EQ(-1, bind(self->fd, (struct sockaddr *)&a, sizeof(a)));
 	EXPECT_EQ(EINVAL, errno);
 
-	/* Well formed: refused only because binding is not implemented yet. */
+	/* Well formed, but no plane of this netns has that address. */
 	a = mrc_addr4(self->family, "10.100.0.1", 4791);
 	EXPECT_EQ(-1, bind(self->fd, (struct sockaddr *)&a, sizeof(a)));
-	EXPECT_EQ(EOPNOTSUPP, errno);
+	EXPECT_EQ(EADDRNOTAVAIL, errno);
+}
+
+TEST_F(mrc_socket, bind_claims_the_port)
+{
+	struct sockaddr_mrc a = mrc_addr4(self->family, "0.0.0.0", 4791), got;
+	socklen_t len = sizeof(got);
+	int other = socket(self->family, variant->type, 0);
+
+	ASSERT_LE(0, other);
+	ASSERT_EQ(0, bind(self->fd, (struct sockaddr *)&a, sizeof(a)));
+	ASSERT_EQ(0, getsockname(self->fd, (struct sockaddr *)&got, &len));
+	EXPECT_EQ(htons(4791), got.mrc_port);
+	EXPECT_EQ(-1, bind(self->fd, (struct sockaddr *)&a, sizeof(a)));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, bind(other, (struct sockaddr *)&a, sizeof(a)));
+	EXPECT_EQ(EADDRINUSE, errno);
+	close(self->fd);
+	self->fd = -1;
+	/* Released with the socket. */
+	EXPECT_EQ(0, bind(other, (struct sockaddr *)&a, sizeof(a)));
+	close(other);
 }
 
 TEST_F(mrc_socket, connect_validates_address)
@@ -134,9 +155,10 @@ TEST_F(mrc_socket, connect_validates_address)
 	EXPECT_EQ(-1, connect(self->fd, (struct sockaddr *)&a, sizeof(a)));
 	EXPECT_EQ(EAFNOSUPPORT, errno);
 
+	/* Well formed, but no plane routes there. */
 	a = mrc_addr4(self->family, "10.100.0.2", 4791);
 	EXPECT_EQ(-1, connect(self->fd, (struct sockaddr *)&a, sizeof(a)));
-	EXPECT_EQ(EOPNOTSUPP, errno);
+	EXPECT_EQ(ENETUNREACH, errno);
 }
 
 TEST_F(mrc_socket, unconnected_errors)
@@ -155,10 +177,25 @@ TEST_F(mrc_socket, unconnected_errors)
 	EXPECT_EQ(ENOTCONN, errno);
 	EXPECT_EQ(-1, shutdown(self->fd, 7));
 	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(-1, listen(self->fd, 8));
-	EXPECT_EQ(EOPNOTSUPP, errno);
 	EXPECT_EQ(-1, accept(self->fd, NULL, NULL));
 	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(mrc_socket, listen_binds_an_ephemeral_port)
+{
+	struct sockaddr_mrc a;
+	socklen_t len = sizeof(a);
+
+	ASSERT_EQ(0, listen(self->fd, 8));
+	ASSERT_EQ(0, getsockname(self->fd, (struct sockaddr *)&a, &len));
+	EXPECT_LE(32768, ntohs(a.mrc_port));
+	EXPECT_GE(60999, ntohs(a.mrc_port));
+	/* Nobody connects: a non-blocking accept has nothing to give. */
+	ASSERT_EQ(0, fcntl(self->fd, F_SETFL, O_NONBLOCK));
+	EXPECT_EQ(-1, accept(self->fd, NULL, NULL));
+	EXPECT_EQ(EAGAIN, errno);
+	/* listen() twice is fine; connect() on a listener is not. */
+	EXPECT_EQ(0, listen(self->fd, 16));
 }
 
 TEST_F(mrc_socket, getsockname_unbound)
@@ -176,14 +213,33 @@ TEST_F(mrc_socket, getsockname_unbound)
 
 TEST_F(mrc_socket, sockopts)
 {
-	int val = 1 << 16, out;
-
-	EXPECT_EQ(-1, setsockopt(self->fd, SOL_MRC, 1, &val, sizeof(val)));
-	EXPECT_EQ(ENOPROTOOPT, errno);
+	int val = 1 << 16, out, bad = 0;
 	socklen_t len = sizeof(out);
 
-	EXPECT_EQ(-1, getsockopt(self->fd, SOL_MRC, 1, &out, &len));
+	EXPECT_EQ(-1, setsockopt(self->fd, SOL_MRC, 99, &val, sizeof(val)));
 	EXPECT_EQ(ENOPROTOOPT, errno);
+	EXPECT_EQ(-1, getsockopt(self->fd, SOL_MRC, 99, &out, &len));
+	EXPECT_EQ(ENOPROTOOPT, errno);
+
+	/* MRC options: ranges checked, values read back, ids need a conn. */
+	ASSERT_EQ(0, setsockopt(self->fd, SOL_MRC, MRC_USER_TIMEOUT, &val,
+				sizeof(val)));
+	ASSERT_EQ(0, getsockopt(self->fd, SOL_MRC, MRC_USER_TIMEOUT, &out, &len));
+	EXPECT_EQ(val, out);
+	EXPECT_EQ(-1, setsockopt(self->fd, SOL_MRC, MRC_USER_TIMEOUT, &bad,
+				 sizeof(bad)));
+	EXPECT_EQ(EINVAL, errno);
+	bad = 257;
+	EXPECT_EQ(-1, setsockopt(self->fd, SOL_MRC, MRC_EV_COUNT, &bad,
+				 sizeof(bad)));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, setsockopt(self->fd, SOL_MRC, MRC_EV_COUNT, &val, 2));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, getsockopt(self->fd, SOL_MRC, MRC_CONN_ID, &out, &len));
+	EXPECT_EQ(ENOTCONN, errno);
+	EXPECT_EQ(-1, setsockopt(self->fd, SOL_MRC, MRC_CONN_ID, &val,
+				 sizeof(val)));
+	EXPECT_EQ(EPERM, errno);
 
 	/* SOL_SOCKET is the generic layer's; it doubles for bookkeeping. */
 	ASSERT_EQ(0, setsockopt(self->fd, SOL_SOCKET, SO_SNDBUF, &val, sizeof(val)));

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * AF_MRC sockets: struct mrc_sock and what the socket files share
+ * (socket.c: family, bind, options; sock_conn.c: connect, listen, accept;
+ * sock_io.c: send, receive, poll, shutdown).
+ *
+ * Locking: lock_sock() serialises the socket calls of one socket and
+ * protects @local, @peer, @port and the options. The connection's spinlock
+ * (conn.h) nests inside it. @accept_q is under @accept_lock (softirq adds,
+ * accept() removes). Sockets are freed after an RCU grace period
+ * (SOCK_RCU_FREE) because RX finds listeners in mrc_net.ports under RCU.
+ */
+#ifndef __MRC_SOCK_H
+#define __MRC_SOCK_H
+
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <net/sock.h>
+#include <linux/mrc.h>
+
+struct mrc_conn;
+struct mrc_core_cfg;
+struct mrc_net;
+struct mrc_pkt;
+
+/*
+ * struct mrc_sock - an AF_MRC socket.
+ * @sk:		the generic socket; first, so sk_alloc() sizes us
+ * @conn:	the connection once connect() or the handshake made one; the
+ *		socket holds a reference until release
+ * @local/@peer: names for getsockname()/getpeername()
+ * @port:	bound service port (host order), 0 if unbound
+ * @port_hashed: @port is ours in mrc_net.ports
+ * @rx_msgs:	SOCK_SEQPACKET: complete messages in sk_receive_queue
+ * @accept_q:	listener: established children not yet accepted
+ * @accept_node: child: its place in the listener's @accept_q
+ */
+struct mrc_sock {
+	struct sock		sk;
+	struct mrc_conn		*conn;
+	struct sockaddr_mrc	local;
+	struct sockaddr_mrc	peer;
+	u16			port;
+	bool			port_hashed;
+	atomic_t		rx_msgs;
+	spinlock_t		accept_lock;	/* guards @accept_q */
+	struct list_head	accept_q;
+	struct list_head	accept_node;
+	u32			ev_profile;
+	u32			cc_profile;
+	u32			user_timeout_ms;
+	u32			ev_count;
+};
+
+static inline struct mrc_sock *mrc_sk(const struct sock *sk)
+{
+	return (struct mrc_sock *)sk;
+}
+
+/* Per-skb state of received data in sk_receive_queue. */
+struct mrc_skb_cb {
+	u32	consumed;	/* stream: bytes already read */
+	bool	eom;		/* seqpacket: last segment of a message */
+};
+
+#define MRC_SKB_CB(skb) ((struct mrc_skb_cb *)&((skb)->cb[0]))
+
+/* socket.c */
+struct sock *mrc_sock_alloc(struct net *net, struct socket *sock, int type,
+			    gfp_t gfp, int kern);
+int mrc_sock_core_cfg(struct sock *sk, struct mrc_core_cfg *cfg);
+int mrc_port_bind(struct sock *sk, u16 port);
+void mrc_port_unbind(struct sock *sk);
+void mrc_sock_fill_addr(struct sockaddr_mrc *addr, int family,
+			const void *ip, u16 port);
+
+/* sock_conn.c */
+int mrc_connect(struct socket *sock, struct sockaddr *uaddr, int addr_len,
+		int flags);
+int mrc_listen(struct socket *sock, int backlog);
+int mrc_accept(struct socket *sock, struct socket *newsock, int flags,
+	       bool kern);
+int mrc_listen_syn(struct mrc_net *mn, u32 plane, const struct mrc_pkt *syn);
+void mrc_listen_stop(struct sock *sk);
+void mrc_sock_notify(struct mrc_conn *conn, int note, u32 arg);
+
+/* sock_io.c */
+int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len);
+int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
+		int flags);
+__poll_t mrc_poll(struct file *file, struct socket *sock,
+		  struct poll_table_struct *wait);
+int mrc_shutdown(struct socket *sock, int how);
+int mrc_sock_deliver(struct mrc_conn *conn, const void *data, u32 len,
+		     u32 flags);
+void mrc_sock_rcv_space(struct sock *sk);
+int mrc_sock_wait(struct sock *sk, long *timeo, bool (*ready)(struct sock *));
+
+#endif /* __MRC_SOCK_H */

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * UDP encapsulation: each plane owns kernel UDP sockets (IPv4 and IPv6)
+ * bound to its port and device; received datagrams reach mrc_udp_rcv()
+ * through the UDP tunnel encap hook, are parsed by the core's wire parser
+ * and handed to their connection (or to a listener for a SYN). Transmit
+ * builds the UDP/IP packet around what the core produced, with the EV as
+ * UDP source port (and IPv6 flow label) and ECT(0) set.
+ */
+#include <linux/ipv6.h>
+#include <linux/skbuff.h>
+#include <net/addrconf.h>
+#include <net/inet_ecn.h>
+#include <net/ip6_route.h>
+#include <net/ipv6_stubs.h>
+#include <net/route.h>
+#include <net/udp.h>
+#include <net/udp_tunnel.h>
+
+#include "protocol.h"
+#include "conn.h"
+#include "plane.h"
+#include "sock.h"
+#include "udp.h"
+
+static bool mrc_udp_ce(const struct sk_buff *skb)
+{
+	if (skb->protocol == htons(ETH_P_IP))
+		return INET_ECN_is_ce(ip_hdr(skb)->tos);
+	return INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
+}
+
+static void mrc_udp_plane_inc(struct mrc_plane *pl, int field, u64 n)
+{
+	this_cpu_add(pl->mib->mibs[field], n);
+}
+
+/* Hand a parsed packet to its connection. Return: the drop reason. */
+static int mrc_udp_to_conn(struct mrc_net *mn, const struct mrc_pkt *pkt,
+			   u32 plane, bool ce)
+{
+	struct mrc_conn *conn = mrc_conn_lookup(mn, pkt->dst_token);
+	int reason = MRC_DROP_NO_CONN;
+
+	if (!conn)
+		return reason;
+	spin_lock(&conn->lock);
+	if (conn->core)
+		reason = mrc_core_input(conn->core, pkt, plane, ce);
+	spin_unlock(&conn->lock);
+	mrc_conn_put(conn);
+	return reason;
+}
+
+/* UDP encap_rcv: softirq, RCU held, checksum verified, data at UDP header. */
+static int mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	struct mrc_plane *pl = rcu_dereference_sk_user_data(sk);
+	struct mrc_net *mn;
+	struct mrc_pkt pkt;
+	int reason;
+	u32 len;
+
+	if (!pl)
+		goto drop;
+	mn = mrc_pernet(sock_net(sk));
+	if (skb_linearize(skb)) {
+		reason = MRC_DROP_NO_BUFFER;
+		goto count;
+	}
+	len = skb->len - sizeof(struct udphdr);
+	reason = mrc_wire_parse(skb->data + sizeof(struct udphdr), len, &pkt);
+	if (reason)
+		goto count;
+	if (pkt.type == MRC_PKT_SYN)
+		reason = mrc_listen_syn(mn, pl->id, &pkt);
+	else
+		reason = mrc_udp_to_conn(mn, &pkt, pl->id, mrc_udp_ce(skb));
+count:
+	if (reason) {
+		mrc_udp_plane_inc(pl, MRC_PLANE_MIB_RXDROP, 1);
+		mrc_mib_inc(sock_net(sk), MRC_MIB_RXDROP_FIRST + reason);
+	} else {
+		mrc_udp_plane_inc(pl, MRC_PLANE_MIB_RXPKTS, 1);
+		mrc_udp_plane_inc(pl, MRC_PLANE_MIB_RXBYTES, skb->len);
+	}
+drop:
+	consume_skb(skb);
+	return 0;
+}
+
+static int mrc_udp_xmit4(struct net *net, struct mrc_plane *pl, __be32 saddr,
+			 const struct mrc_core_plane *peer, u32 ev, u8 ecn,
+			 struct sk_buff *skb)
+{
+	struct flowi4 fl4 = {
+		.flowi4_oif = pl->dev->ifindex,
+		.flowi4_proto = IPPROTO_UDP,
+		.daddr = peer->addr4,
+		.saddr = saddr,
+		.fl4_sport = htons(ev),
+		.fl4_dport = htons(peer->udp_port),
+	};
+	struct rtable *rt = ip_route_output_key(net, &fl4);
+
+	if (IS_ERR(rt)) {
+		kfree_skb(skb);
+		return PTR_ERR(rt);
+	}
+	udp_tunnel_xmit_skb(rt, NULL, skb, fl4.saddr, fl4.daddr,
+			    ecn, ip4_dst_hoplimit(&rt->dst),
+			    htons(IP_DF), htons(ev), htons(peer->udp_port),
+			    false, false);
+	return 0;
+}
+
+static int mrc_udp_xmit6(struct net *net, struct mrc_plane *pl,
+			 const struct in6_addr *saddr,
+			 const struct mrc_core_plane *peer, u32 ev, u8 ecn,
+			 struct sk_buff *skb)
+{
+	struct flowi6 fl6 = {
+		.flowi6_oif = pl->dev->ifindex,
+		.flowi6_proto = IPPROTO_UDP,
+		.saddr = *saddr,
+		.flowlabel = htonl(ev & 0xfffff),
+		.fl6_sport = htons(ev),
+		.fl6_dport = htons(peer->udp_port),
+	};
+	struct dst_entry *dst;
+
+	memcpy(&fl6.daddr, peer->addr6, sizeof(fl6.daddr));
+	dst = ipv6_stub->ipv6_dst_lookup_flow(net, NULL, &fl6, NULL);
+	if (IS_ERR(dst)) {
+		kfree_skb(skb);
+		return PTR_ERR(dst);
+	}
+	return udp_tunnel6_xmit_skb(dst, NULL, skb, pl->dev, &fl6.saddr,
+				    &fl6.daddr, ecn,
+				    ip6_dst_hoplimit(dst), fl6.flowlabel,
+				    htons(ev), htons(peer->udp_port), false);
+}
+
+/*
+ * mrc_udp_xmit - send one MRC packet on our plane @plane to @peer, with
+ * UDP source port @ev. Any context with BHs off.
+ */
+int mrc_udp_xmit(struct mrc_net *mn, u32 plane,
+		 const struct mrc_core_plane *peer, u32 ev, const void *hdr,
+		 u32 hdr_len, const void *payload, u32 payload_len)
+{
+	u32 room = LL_MAX_HEADER + sizeof(struct ipv6hdr) +
+		   sizeof(struct udphdr);
+	const struct mrc_plane_addr *a;
+	struct mrc_plane *pl;
+	struct sk_buff *skb;
+	__be32 saddr4;
+	u8 ecn;
+	int err;
+
+	if (plane >= MRC_MAX_PLANES || !peer)
+		return -EINVAL;
+	rcu_read_lock();
+	pl = rcu_dereference(mn->planes[plane]);
+	err = -ENETDOWN;
+	if (!pl || !mrc_plane_usable(pl))
+		goto out;
+	err = -ENOBUFS;
+	skb = alloc_skb(room + hdr_len + payload_len, GFP_ATOMIC);
+	if (!skb)
+		goto out;
+	skb_reserve(skb, room);
+	skb_put_data(skb, hdr, hdr_len);
+	if (payload_len)
+		skb_put_data(skb, payload, payload_len);
+
+	/* ECT(0) on DATA only: switches mark data, never acknowledgements. */
+	ecn = (((const u8 *)hdr)[0] & 0xf) == MRC_PKT_DATA ? INET_ECN_ECT_0 :
+	      INET_ECN_NOT_ECT;
+	a = rcu_dereference(pl->addr);
+	saddr4 = a->has_addr4 ? a->addr4 : 0;
+	if (peer->flags & MRC_PLANE_F_V4)
+		err = mrc_udp_xmit4(mn->net, pl, saddr4, peer, ev, ecn, skb);
+	else if ((peer->flags & MRC_PLANE_F_V6) && a->has_addr6)
+		err = mrc_udp_xmit6(mn->net, pl, &a->addr6, peer, ev, ecn,
+				    skb);
+	else
+		err = -EAFNOSUPPORT;
+	if (err == -EAFNOSUPPORT)
+		kfree_skb(skb);
+	if (!err) {
+		mrc_udp_plane_inc(pl, MRC_PLANE_MIB_TXPKTS, 1);
+		mrc_udp_plane_inc(pl, MRC_PLANE_MIB_TXBYTES,
+				  hdr_len + payload_len);
+	}
+out:
+	rcu_read_unlock();
+	if (err)
+		mrc_mib_inc(mn->net, MRC_MIB_TXERR);
+	return err;
+}
+
+static int mrc_udp_sock(struct net *net, struct mrc_plane *pl, int family,
+			u16 port, struct socket **sockp)
+{
+	struct udp_tunnel_sock_cfg tun = {
+		.sk_user_data = pl,
+		.encap_type = 1,
+		.encap_rcv = mrc_udp_rcv,
+	};
+	struct udp_port_cfg cfg = {
+		.family = family,
+		.local_udp_port = htons(port),
+		.bind_ifindex = pl->dev->ifindex,
+		.use_udp_checksums = 1,
+		.use_udp6_tx_checksums = 1,
+		.use_udp6_rx_checksums = 1,
+		.ipv6_v6only = 1,
+	};
+	int err;
+
+	if (family == AF_INET)
+		err = udp_sock_create4(net, &cfg, sockp);
+	else
+		err = udp_sock_create6(net, &cfg, sockp);
+	if (err)
+		return err;
+	setup_udp_tunnel_sock(net, *sockp, &tun);
+	return 0;
+}
+
+/*
+ * mrc_udp_open - bind @pl's sockets to UDP @port on its device.
+ * IPv6 is optional (the host may have it disabled). Process context.
+ */
+int mrc_udp_open(struct net *net, struct mrc_plane *pl, u16 port,
+		 struct mrc_udp_socks *socks)
+{
+	int err;
+
+	socks->v4 = NULL;
+	socks->v6 = NULL;
+	err = mrc_udp_sock(net, pl, AF_INET, port, &socks->v4);
+	if (err)
+		return err;
+	err = mrc_udp_sock(net, pl, AF_INET6, port, &socks->v6);
+	if (err && err != -EAFNOSUPPORT) {
+		mrc_udp_close(socks);
+		return err;
+	}
+	return 0;
+}
+
+/* Process context; RX readers in flight finish under RCU. */
+void mrc_udp_close(struct mrc_udp_socks *socks)
+{
+	if (socks->v4)
+		udp_tunnel_sock_release(socks->v4);
+	if (socks->v6)
+		udp_tunnel_sock_release(socks->v6);
+	socks->v4 = NULL;
+	socks->v6 = NULL;
+}
