@@ -1,0 +1,178 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The data path in the guest: two hosts (namespaces) joined by 4 planes,
+# AF_MRC transfers checked byte for byte by mrcperf --verify, under every
+# fault of the acceptance list; the socket API test; counters that show
+# the spraying; ETIMEDOUT past the user timeout; module unload at the end.
+# TAP output. Sizes: MRC_DP_BYTES (stream, default 256M) and MRC_DP_MSGS
+# (SOCK_SEQPACKET messages of 1400 bytes, default 100000).
+set -u
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=$src/build
+# shellcheck source=selftests/lib/tap.sh
+. "$src/selftests/lib/tap.sh"
+# shellcheck source=selftests/lib/topo.sh
+. "$src/selftests/lib/topo.sh"
+
+MRCCTL=$build/userspace/mrcctl/mrcctl
+MRCPERF=$build/userspace/mrcperf/mrcperf
+BYTES=${MRC_DP_BYTES:-256M}
+MSGS=${MRC_DP_MSGS:-100000}
+MSGLEN=1400
+PLANES=4
+PEER=10.100.0.2
+port=6000
+work=$(mktemp -d)
+
+cleanup() {
+	topo_cleanup
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+grep -qw mrc /proc/modules || insmod "$src/kernel/mrc.ko" || exit 1
+
+# Planes on both hosts, same ids on both sides: plane p is pl<p>.
+planes_up() {
+	local h p
+	for h in a b; do
+		for ((p = 0; p < PLANES; p++)); do
+			topo_exec "$h" "$MRCCTL" plane add dev "pl$p" id "$p" ||
+				return 1
+		done
+	done
+}
+
+# $1: name, $2: mode options (both sides), $3: size options (client),
+# $4..: a fault command run in the background while the transfer runs
+# (may be empty). Passes when both sides exit 0 with the full byte count
+# and no mismatch.
+transfer() {
+	local name=$1 mode=$2 size=$3 sjson=$work/server.json
+	local cjson=$work/client.json spid cpid fpid="" crc srcode
+	shift 3
+	port=$((port + 1))
+	# shellcheck disable=SC2086
+	topo_exec b "$MRCPERF" -s -1 -p "$port" --verify -J $mode > "$sjson" &
+	spid=$!
+	sleep 0.3
+	# shellcheck disable=SC2086
+	topo_exec a "$MRCPERF" -c "$PEER" -p "$port" --verify -J $mode $size \
+		> "$cjson" &
+	cpid=$!
+	if [ $# -gt 0 ]; then
+		"$@" &
+		fpid=$!
+	fi
+	wait "$cpid"
+	crc=$?
+	[ -z "$fpid" ] || wait "$fpid"
+	wait "$spid"
+	srcode=$?
+	if [ "$crc" -eq 0 ] && [ "$srcode" -eq 0 ] &&
+	   jq -e '.mismatches == 0 and .error == null' "$cjson" > /dev/null &&
+	   jq -e '.mismatches == 0 and .error == null' "$sjson" > /dev/null &&
+	   [ "$(jq .bytes "$cjson")" = "$(jq .bytes "$sjson")" ]; then
+		mrc_lib_ok "$name: $(jq -r '"\(.bytes) bytes, \(.bits_per_second / 1e6 | floor) Mbit/s, longest gap \(.longest_gap_ms) ms"' "$sjson")"
+	else
+		mrc_lib_fail "$name" "client rc=$crc server rc=$srcode: $(cat "$cjson" "$sjson" | tr '\n' ' ' | cut -c1-600)"
+	fi
+}
+
+stream() { transfer "$1 (stream $BYTES)" "" "-n $BYTES" "${@:2}"; }
+messages() {
+	transfer "$1 (seqpacket $MSGS x $MSGLEN)" --seqpacket \
+		"-l $MSGLEN -n $((MSGS * MSGLEN))" "${@:2}"
+}
+both() { stream "$@"; messages "$@"; }
+
+# Faults, run in the background during a transfer.
+plane_dies() { sleep 1; topo_link 1 down; }
+all_planes_blink() {
+	local p
+	sleep 1
+	for ((p = 0; p < PLANES; p++)); do topo_link "$p" down; done
+	sleep 2
+	for ((p = 0; p < PLANES; p++)); do topo_link "$p" up; done
+}
+flap_plane() { topo_flap 2 200 20 > /dev/null; sleep 5; topo_flap_stop; topo_link 2 up; }
+spine_dies() { sleep 1; topo_spine_link 0 0 0 down; }
+
+shape_all() {
+	local p
+	for ((p = 0; p < PLANES; p++)); do topo_shape "$p" "$@" || return 1; done
+}
+unshape_all() {
+	local p
+	for ((p = 0; p < PLANES; p++)); do topo_unshape "$p"; done
+}
+
+# ---- two hosts, 4 veth planes
+mrc_lib_check "topology: two hosts, $PLANES planes" topo_two_hosts "$PLANES"
+mrc_lib_check "planes configured on both hosts" planes_up
+
+mrc_lib_run_tap mrc_sockapi env MRC_PEER_NS="$(topo_ns b)" MRC_PEER_ADDR=$PEER \
+	ip netns exec "$(topo_ns a)" "$build/selftests/mrc_sockapi"
+
+both "no faults"
+shape_all loss 1%
+both "1% loss"
+shape_all loss 5%
+both "5% loss"
+shape_all delay 1ms reorder 25% 50%
+both "reordering"
+unshape_all
+shape_all duplicate 5%
+both "duplication"
+unshape_all
+both "plane 1 link down mid-transfer" plane_dies
+topo_link 1 up
+both "plane 2 flapping every 200 ms" flap_plane
+both "all planes down 2 s (< user timeout)" all_planes_blink
+
+# Spraying: every plane carried data; a dead plane carries nothing new.
+conn_stats() { topo_exec a "$MRCCTL" -j stats show; }
+check_spread() {
+	local p tx
+	for ((p = 0; p < PLANES; p++)); do
+		tx=$(conn_stats | jq "[.planes[] | select(.id == $p) | .stats.PlaneTxPkts // 0] | add // 0")
+		[ "${tx:-0}" -gt 100 ] || { echo "# plane $p sent $tx packets"; return 1; }
+	done
+}
+mrc_lib_check "counters: every plane carried traffic" check_spread
+
+# ---- past the user timeout: ETIMEDOUT, nothing hangs
+past_timeout() {
+	local p rc
+	port=$((port + 1))
+	topo_exec b "$MRCPERF" -s -1 -p "$port" > /dev/null 2>&1 &
+	sleep 0.3
+	( sleep 1; for ((p = 0; p < PLANES; p++)); do topo_link "$p" down; done ) &
+	timeout 60 ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" -p "$port" -n 1G \
+		--timeout 3000 -J > "$work/timeout.json"
+	rc=$?
+	for ((p = 0; p < PLANES; p++)); do topo_link "$p" up; done
+	wait
+	[ "$rc" -eq 2 ] && jq -e '.error | test("timed out")' "$work/timeout.json" > /dev/null
+}
+mrc_lib_check "all planes down past the user timeout: ETIMEDOUT" past_timeout
+
+topo_cleanup
+
+# ---- fabric emulator: a spine link dies
+mrc_lib_check "topology: fabric emulator, $PLANES planes" topo_fabric "$PLANES"
+mrc_lib_check "planes configured on both hosts (fabric)" planes_up
+both "spine link of plane 0 down mid-transfer" spine_dies
+topo_cleanup
+
+# Lingering connections finish; then nothing holds the module (the
+# runner unloads it at the end).
+refcnt_zero() {
+	local i
+	for ((i = 0; i < 40; i++)); do
+		[ "$(cat /sys/module/mrc/refcnt)" = 0 ] && return 0
+		sleep 1
+	done
+	return 1
+}
+mrc_lib_check "module unused again after the data path tests" refcnt_zero

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * AF_MRC socket API across two hosts: run in host A's netns; every test
+ * forks a server into host B's netns (MRC_PEER_NS) and talks to it at
+ * MRC_PEER_ADDR. Planes must already be configured on both hosts (see
+ * mrc_datapath.sh). Covers connect (blocking, non-blocking, refused),
+ * names, stream transfer with EOF, SOCK_SEQPACKET boundaries and
+ * MSG_TRUNC, poll/epoll readiness, SO_RCVTIMEO, shutdown and the
+ * connection counters.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "mrc_lib.h"
+
+#define PORT 7000
+
+static struct sockaddr_mrc peer_addr(int family, int port)
+{
+	struct sockaddr_mrc a = { .mrc_family = family,
+				  .mrc_port = htons(port),
+				  .mrc_addr_family = AF_INET };
+	const char *ip = getenv("MRC_PEER_ADDR");
+
+	inet_pton(AF_INET, ip ? ip : "10.100.0.2", &a.mrc_addr4);
+	return a;
+}
+
+/* Byte @off of the test stream. */
+static unsigned char pattern(size_t off)
+{
+	return (unsigned char)(off * 2654435761u >> 13);
+}
+
+static int enter_peer_ns(void)
+{
+	char path[128];
+	int fd, err;
+
+	snprintf(path, sizeof(path), "/run/netns/%s",
+		 getenv("MRC_PEER_NS") ?: "mrc-b");
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	err = setns(fd, CLONE_NEWNET);
+	close(fd);
+	return err;
+}
+
+/*
+ * Fork a server in the peer netns listening on @port with @type; it runs
+ * @serve on each accepted socket (@count of them) and exits 0 if all
+ * returned 0. Returns the child's pid once it listens.
+ */
+static pid_t start_server(int family, int type, int port, int count,
+			  int (*serve)(int fd))
+{
+	struct sockaddr_mrc any = { .mrc_family = family,
+				    .mrc_port = htons(port),
+				    .mrc_addr_family = AF_INET };
+	int ready[2], fd, c, rc = 0;
+	char b = 0;
+	pid_t pid;
+
+	if (pipe(ready))
+		return -1;
+	pid = fork();
+	if (pid)
+		goto parent;
+	alarm(60);
+	if (enter_peer_ns())
+		_exit(10);
+	fd = socket(family, type, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&any, sizeof(any)) ||
+	    listen(fd, 8))
+		_exit(11);
+	if (write(ready[1], &b, 1) != 1)
+		_exit(12);
+	while (count--) {
+		c = accept(fd, NULL, NULL);
+		if (c < 0)
+			_exit(13);
+		rc |= serve ? serve(c) : 0;
+		close(c);
+	}
+	_exit(rc ? 14 : 0);
+parent:
+	close(ready[1]);
+	if (pid < 0 || read(ready[0], &b, 1) != 1)
+		pid = -1;
+	close(ready[0]);
+	return pid;
+}
+
+static int server_status(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* Read everything, check the pattern, answer with the byte count. */
+static int serve_check_stream(int fd)
+{
+	static unsigned char buf[65536];
+	unsigned long long total = 0;
+	ssize_t n, i;
+
+	while ((n = recv(fd, buf, sizeof(buf), 0)) > 0) {
+		for (i = 0; i < n; i++)
+			if (buf[i] != pattern(total + i))
+				return 1;
+		total += n;
+	}
+	if (n < 0)
+		return 2;
+	return send(fd, &total, sizeof(total), 0) == sizeof(total) ? 0 : 3;
+}
+
+/* Echo each message back unchanged. */
+static int serve_echo_messages(int fd)
+{
+	static char buf[1 << 17];
+	ssize_t n;
+
+	while ((n = recv(fd, buf, sizeof(buf), 0)) > 0)
+		if (send(fd, buf, n, 0) != n)
+			return 1;
+	return n < 0;
+}
+
+/* Wait for the peer to close. */
+static int serve_idle(int fd)
+{
+	char b;
+
+	return recv(fd, &b, 1, 0) < 0;
+}
+
+FIXTURE(sockapi) {
+	int family;
+};
+
+FIXTURE_SETUP(sockapi)
+{
+	self->family = mrc_lib_family();
+	ASSERT_GT(self->family, 0) TH_LOG("mrc.ko is not loaded");
+}
+
+FIXTURE_TEARDOWN(sockapi)
+{
+}
+
+static int connect_to(int family, int type, int port)
+{
+	struct sockaddr_mrc a = peer_addr(family, port);
+	int fd = socket(family, type, 0);
+
+	if (fd < 0)
+		return -1;
+	if (connect(fd, (struct sockaddr *)&a, sizeof(a))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+TEST_F(sockapi, stream_transfer_names_and_eof)
+{
+	const size_t total = 4 << 20;
+	static unsigned char buf[65536];
+	struct sockaddr_mrc name;
+	socklen_t len = sizeof(name);
+	unsigned long long echoed = 0;
+	struct mrc_conn_info info;
+	size_t off = 0, i, chunk;
+	pid_t pid;
+	int fd;
+
+	pid = start_server(self->family, SOCK_STREAM, PORT, 1,
+			   serve_check_stream);
+	ASSERT_GT(pid, 0);
+	fd = connect_to(self->family, SOCK_STREAM, PORT);
+	ASSERT_LE(0, fd) TH_LOG("connect: %s", strerror(errno));
+
+	ASSERT_EQ(0, getpeername(fd, (struct sockaddr *)&name, &len));
+	EXPECT_EQ(htons(PORT), name.mrc_port);
+	EXPECT_EQ(peer_addr(self->family, PORT).mrc_addr4, name.mrc_addr4);
+	ASSERT_EQ(0, getsockname(fd, (struct sockaddr *)&name, &len));
+	EXPECT_LE(32768, ntohs(name.mrc_port));
+
+	while (off < total) {
+		chunk = total - off < sizeof(buf) ? total - off : sizeof(buf);
+		for (i = 0; i < chunk; i++)
+			buf[i] = pattern(off + i);
+		ASSERT_EQ((ssize_t)chunk, send(fd, buf, chunk, 0));
+		off += chunk;
+	}
+	ASSERT_EQ(0, shutdown(fd, SHUT_WR));
+	ASSERT_EQ((ssize_t)sizeof(echoed), recv(fd, &echoed, sizeof(echoed),
+						 MSG_WAITALL));
+	EXPECT_EQ(total, echoed);
+	EXPECT_EQ(0, recv(fd, buf, 1, 0));	/* EOF after the peer's FIN */
+
+	len = sizeof(info);
+	ASSERT_EQ(0, getsockopt(fd, SOL_MRC, MRC_CONN_INFO, &info, &len));
+	EXPECT_EQ((__u32)sizeof(info), info.len);
+	EXPECT_LE(total, info.tx_data_bytes);
+	EXPECT_NE(0U, info.planes_usable);
+	EXPECT_EQ(0, server_status(pid));
+	close(fd);
+}
+
+TEST_F(sockapi, nonblocking_connect_then_poll)
+{
+	struct sockaddr_mrc a = peer_addr(self->family, PORT + 1);
+	struct pollfd p;
+	int fd, err = -1;
+	socklen_t len = sizeof(err);
+	pid_t pid;
+
+	pid = start_server(self->family, SOCK_STREAM, PORT + 1, 1, serve_idle);
+	ASSERT_GT(pid, 0);
+	fd = socket(self->family, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, connect(fd, (struct sockaddr *)&a, sizeof(a)));
+	EXPECT_EQ(EINPROGRESS, errno);
+	p = (struct pollfd){ .fd = fd, .events = POLLOUT };
+	ASSERT_EQ(1, poll(&p, 1, 10000));
+	EXPECT_TRUE(p.revents & POLLOUT);
+	ASSERT_EQ(0, getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len));
+	EXPECT_EQ(0, err);
+	EXPECT_EQ(-1, connect(fd, (struct sockaddr *)&a, sizeof(a)));
+	EXPECT_EQ(EISCONN, errno);
+	close(fd);
+	EXPECT_EQ(0, server_status(pid));
+}
+
+TEST_F(sockapi, refused_without_listener)
+{
+	int fd = connect_to(self->family, SOCK_STREAM, PORT + 2);
+
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(ECONNREFUSED, errno);
+}
+
+TEST_F(sockapi, seqpacket_keeps_boundaries)
+{
+	static const size_t sizes[] = { 1, 100, 1400, 1401, 5000, 70000 };
+	static char out[70000], in[1 << 17];
+	struct msghdr msg = {};
+	struct iovec iov;
+	size_t i, j;
+	ssize_t n;
+	pid_t pid;
+	int fd;
+
+	pid = start_server(self->family, SOCK_SEQPACKET, PORT + 3, 1,
+			   serve_echo_messages);
+	ASSERT_GT(pid, 0);
+	fd = connect_to(self->family, SOCK_SEQPACKET, PORT + 3);
+	ASSERT_LE(0, fd) TH_LOG("connect: %s", strerror(errno));
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		for (j = 0; j < sizes[i]; j++)
+			out[j] = (char)(i + j);
+		ASSERT_EQ((ssize_t)sizes[i], send(fd, out, sizes[i], 0));
+	}
+	for (i = 0; i < ARRAY_SIZE(sizes) - 1; i++) {
+		n = recv(fd, in, sizeof(in), 0);
+		ASSERT_EQ((ssize_t)sizes[i], n);
+		for (j = 0; j < sizes[i]; j++)
+			ASSERT_EQ((char)(i + j), in[j]);
+	}
+	/* The last one into a short buffer: cut, flagged, real size told. */
+	iov = (struct iovec){ .iov_base = in, .iov_len = 1000 };
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	n = recvmsg(fd, &msg, MSG_TRUNC);
+	EXPECT_EQ(70000, n);
+	EXPECT_TRUE(msg.msg_flags & MSG_TRUNC);
+	/* Too big for the send buffer: refused whole. */
+	EXPECT_EQ(-1, send(fd, in, 1 << 30, MSG_DONTWAIT));
+	EXPECT_TRUE(errno == EMSGSIZE || errno == EFAULT);
+	close(fd);
+	EXPECT_EQ(0, server_status(pid));
+}
+
+TEST_F(sockapi, rcvtimeo_and_epoll)
+{
+	struct timeval tv = { .tv_usec = 200000 };
+	struct epoll_event ev = { .events = EPOLLIN };
+	struct timeval t0, t1;
+	char b;
+	int fd, ep;
+	pid_t pid;
+
+	pid = start_server(self->family, SOCK_STREAM, PORT + 4, 1,
+			   serve_check_stream);
+	ASSERT_GT(pid, 0);
+	fd = connect_to(self->family, SOCK_STREAM, PORT + 4);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
+	gettimeofday(&t0, NULL);
+	EXPECT_EQ(-1, recv(fd, &b, 1, 0));
+	EXPECT_EQ(EAGAIN, errno);
+	gettimeofday(&t1, NULL);
+	EXPECT_LE(150000, (t1.tv_sec - t0.tv_sec) * 1000000 +
+		  (t1.tv_usec - t0.tv_usec));
+
+	ep = epoll_create1(0);
+	ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev));
+	EXPECT_EQ(0, epoll_wait(ep, &ev, 1, 100));
+	ASSERT_EQ(0, shutdown(fd, SHUT_WR));	/* server answers 0 bytes */
+	ASSERT_EQ(1, epoll_wait(ep, &ev, 1, 10000));
+	EXPECT_TRUE(!!(ev.events & EPOLLIN));
+	close(ep);
+	close(fd);
+	EXPECT_EQ(0, server_status(pid));
+}
+
+TEST_HARNESS_MAIN
