@@ -27,7 +27,8 @@ static enum hrtimer_restart mrc_conn_timer_fire(struct hrtimer *timer)
 
 static void mrc_conn_kill_work(struct work_struct *work)
 {
-	struct mrc_conn *conn = container_of(work, struct mrc_conn, kill_work);
+	struct mrc_conn *conn = container_of(to_delayed_work(work),
+					     struct mrc_conn, kill_work);
 
 	mrc_conn_kill(conn);
 	mrc_conn_put(conn);
@@ -67,7 +68,7 @@ struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
 	refcount_set(&conn->ref, 2);
 	hrtimer_init(&conn->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	conn->timer.function = mrc_conn_timer_fire;
-	INIT_WORK(&conn->kill_work, mrc_conn_kill_work);
+	INIT_DELAYED_WORK(&conn->kill_work, mrc_conn_kill_work);
 	skb_queue_head_init(&conn->rx_partial);
 	conn->mn = mn;
 	conn->sk = sk;
@@ -137,14 +138,17 @@ void mrc_conn_kill(struct mrc_conn *conn)
 	hrtimer_cancel(&conn->timer);
 	mrc_core_destroy(core);
 	skb_queue_purge(&conn->rx_partial);
+	/* A kill still waiting (a lingering orphan) has nothing left to do. */
+	if (cancel_delayed_work(&conn->kill_work))
+		mrc_conn_put(conn);
 	mrc_conn_put(conn);	/* the table's reference */
 }
 
-/* Any context: kill @conn from process context soon. */
-void mrc_conn_schedule_kill(struct mrc_conn *conn)
+/* Any context: kill @conn from process context after @delay jiffies. */
+void mrc_conn_schedule_kill(struct mrc_conn *conn, unsigned long delay)
 {
 	refcount_inc(&conn->ref);
-	if (!queue_work(mrc_conn_wq, &conn->kill_work))
+	if (!queue_delayed_work(mrc_conn_wq, &conn->kill_work, delay))
 		mrc_conn_put(conn);
 }
 

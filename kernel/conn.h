@@ -45,7 +45,7 @@ struct mrc_conn {
 	bool			dying;		/* kill scheduled or done */
 	refcount_t		ref;
 	struct hrtimer		timer;
-	struct work_struct	kill_work;
+	struct delayed_work	kill_work;
 	/* seqpacket: segments of the message being received (under @lock) */
 	struct sk_buff_head	rx_partial;
 
@@ -66,7 +66,13 @@ struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
 void mrc_conn_put(struct mrc_conn *conn);
 struct mrc_conn *mrc_conn_lookup(struct mrc_net *mn, u32 id);
 void mrc_conn_kill(struct mrc_conn *conn);
-void mrc_conn_schedule_kill(struct mrc_conn *conn);
+void mrc_conn_schedule_kill(struct mrc_conn *conn, unsigned long delay);
+
+/*
+ * How long a finished orphan stays to answer a retransmitted FIN whose
+ * SACK was lost (TCP's TIME_WAIT, kept short: FINs are retried at the RTO).
+ */
+#define MRC_CONN_DONE_LINGER	(HZ / 2)
 
 /* For every live connection of @mn: tell the core plane @plane's state. */
 void mrc_conn_plane_changed(struct mrc_net *mn, u32 plane, bool up);

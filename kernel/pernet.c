@@ -35,9 +35,10 @@ static int __net_init mrc_pernet_net_init(struct net *net)
 	mutex_init(&mn->lock);
 	xa_init_flags(&mn->ev_profiles, XA_FLAGS_ALLOC);
 	xa_init_flags(&mn->cc_profiles, XA_FLAGS_ALLOC);
-	xa_init(&mn->conns);
-	xa_init(&mn->syn_peers);
-	xa_init(&mn->ports);
+	/* Softirq (RX) inserts and looks up too: BHs off around the lock. */
+	xa_init_flags(&mn->conns, XA_FLAGS_LOCK_BH);
+	xa_init_flags(&mn->syn_peers, XA_FLAGS_LOCK_BH);
+	xa_init_flags(&mn->ports, XA_FLAGS_LOCK_BH);
 	mn->mib = alloc_percpu(struct mrc_mib);
 	if (!mn->mib)
 		return -ENOMEM;

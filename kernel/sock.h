@@ -7,8 +7,9 @@
  * Locking: lock_sock() serialises the socket calls of one socket and
  * protects @local, @peer, @port and the options. The connection's spinlock
  * (conn.h) nests inside it. @accept_q is under @accept_lock (softirq adds,
- * accept() removes). Sockets are freed after an RCU grace period
- * (SOCK_RCU_FREE) because RX finds listeners in mrc_net.ports under RCU.
+ * accept() removes). RX finds listeners in mrc_net.ports under the
+ * xarray's lock and takes a reference there; sockets are not RCU-freed, so
+ * a closed socket lets the module go at once.
  */
 #ifndef __MRC_SOCK_H
 #define __MRC_SOCK_H

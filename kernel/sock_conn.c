@@ -281,7 +281,7 @@ static void mrc_child_drop(struct sock *child, bool can_sleep)
 	if (can_sleep)
 		mrc_conn_kill(conn);
 	else
-		mrc_conn_schedule_kill(conn);
+		mrc_conn_schedule_kill(conn, 0);
 	mrc_conn_put(conn);
 	mrc_child_free(child);
 }
@@ -327,12 +327,18 @@ static struct sock *mrc_listener_get(struct mrc_net *mn,
 	struct mrc_sock *msk;
 	struct sock *sk = NULL;
 
-	rcu_read_lock();
+	/*
+	 * Under the xarray lock, not RCU: a listener leaves the table before
+	 * its last reference goes, and sockets are not RCU-freed (an RCU-freed
+	 * sock would hold the module past close and make rmmod fail).
+	 */
+	xa_lock(&mn->ports);
 	msk = xa_load(&mn->ports, syn->syn.dst_port);
-	if (msk && READ_ONCE(msk->sk.sk_state) == TCP_LISTEN &&
-	    refcount_inc_not_zero(&msk->sk.sk_refcnt))
+	if (msk && READ_ONCE(msk->sk.sk_state) == TCP_LISTEN) {
 		sk = &msk->sk;
-	rcu_read_unlock();
+		sock_hold(sk);
+	}
+	xa_unlock(&mn->ports);
 	return sk;
 }
 
@@ -509,7 +515,8 @@ void mrc_sock_notify(struct mrc_conn *conn, int note, u32 arg)
 				  MRC_REASON_PEER);
 		if (conn->orphan && !conn->dying) {
 			conn->dying = true;
-			mrc_conn_schedule_kill(conn);
+			mrc_conn_schedule_kill(conn, note == MRC_NOTE_DONE ?
+					       MRC_CONN_DONE_LINGER : 0);
 		}
 		break;
 	default:

@@ -369,7 +369,7 @@ static int mrc_release(struct socket *sock)
 {
 	struct sock *sk = sock->sk;
 	struct mrc_conn *conn;
-	bool finished = true;
+	bool finished = true, linger = false;
 
 	if (!sk)
 		return 0;
@@ -390,8 +390,11 @@ static int mrc_release(struct socket *sock)
 			else
 				mrc_core_close(conn->core);
 			switch (mrc_core_state(conn->core)) {
-			case MRC_CORE_CLOSED:
 			case MRC_CORE_DONE:
+				linger = !conn->dying;
+				conn->dying = true;
+				break;
+			case MRC_CORE_CLOSED:
 			case MRC_CORE_ABORTED:
 				break;
 			default:
@@ -406,7 +409,9 @@ static int mrc_release(struct socket *sock)
 	release_sock(sk);
 
 	if (conn) {
-		if (finished)
+		if (linger)
+			mrc_conn_schedule_kill(conn, MRC_CONN_DONE_LINGER);
+		else if (finished)
 			mrc_conn_kill(conn);
 		mrc_conn_put(conn);
 	}
@@ -475,7 +480,6 @@ struct sock *mrc_sock_alloc(struct net *net, struct socket *sock, int type,
 	sk->sk_destruct = mrc_sock_destruct;
 	sk->sk_sndbuf = MRC_DEFAULT_BUF;
 	sk->sk_rcvbuf = MRC_DEFAULT_BUF;
-	sock_set_flag(sk, SOCK_RCU_FREE);
 
 	msk = mrc_sk(sk);
 	spin_lock_init(&msk->accept_lock);

@@ -286,8 +286,12 @@ int mrc_core_input(struct mrc_core *core, const struct mrc_pkt *pkt,
 int mrc_core_send(struct mrc_core *core, u32 len, u32 flags,
 		  int (*fill)(void *arg, void *dst, u32 off, u32 len),
 		  void *arg);
-/* Bytes mrc_core_send() would take now. */
-u32 mrc_core_send_space(const struct mrc_core *core);
+/*
+ * Bytes mrc_core_send() would take now. When it answers 0,
+ * MRC_NOTE_WRITABLE follows as soon as there is space again, so a writer
+ * may check, then sleep.
+ */
+u32 mrc_core_send_space(struct mrc_core *core);
 
 /* The application freed receive space; @free_bytes is what it has now. */
 void mrc_core_rcv_space(struct mrc_core *core, u32 free_bytes);

@@ -143,9 +143,14 @@ u32 mrc_send_space(const struct mrc_core *core)
 	return mrc_min(space, room);
 }
 
-u32 mrc_core_send_space(const struct mrc_core *core)
+u32 mrc_core_send_space(struct mrc_core *core)
 {
-	return mrc_send_space(core);
+	u32 space = mrc_send_space(core);
+
+	/* A writer that saw no space sleeps until MRC_NOTE_WRITABLE. */
+	if (!space)
+		core->want_writable = true;
+	return space;
 }
 
 static struct mrc_seg *mrc_seg_alloc(struct mrc_core *core, u32 cap)

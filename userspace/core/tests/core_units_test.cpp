@@ -69,6 +69,22 @@ TEST(CoreSeqpacket, TooLargeAndMissingEom) {
   EXPECT_EQ(net.b.messages[1].size(), 10U);
 }
 
+// A writer that only asked for space (and found none) is still woken:
+// the kernel checks send space, then sleeps without calling send.
+TEST(CoreFlow, SendSpaceZeroArmsWritable) {
+  Net net;
+  net.Setup(2);
+  net.a.cfg.sndbuf = 20000;
+  Establish(net);
+  auto fill = [](void*, void*, uint32_t, uint32_t) { return 0; };
+  ASSERT_EQ(mrc_core_send(net.a.core, 20000, 0, fill, nullptr), 20000);
+  ASSERT_EQ(mrc_core_send_space(net.a.core), 0U);
+  const int before = net.a.NoteCount(MRC_NOTE_WRITABLE);
+  ASSERT_TRUE(net.RunUntil([&] { return net.a.NoteCount(MRC_NOTE_WRITABLE) > before; },
+                           net.now + kSec));
+  EXPECT_GT(mrc_core_send_space(net.a.core), 0U);
+}
+
 TEST(CoreFlow, SlowReaderLosesNothing) {
   Net net;
   net.Setup(2);
