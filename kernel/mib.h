@@ -24,6 +24,7 @@ enum mrc_mib_field {
 	MRC_MIB_CONNRESET,	/* connections reset (RST sent or received) */
 	MRC_MIB_CONNTIMEOUT,	/* connections that hit their user timeout */
 	MRC_MIB_TXERR,		/* packets that could not be sent */
+	MRC_MIB_TXRSTNOCONN,	/* RSTs answering packets for no connection */
 	/* received packets dropped, one counter per enum mrc_drop_reason */
 	MRC_MIB_RXDROPSHORT,
 	MRC_MIB_RXDROPVERSION,

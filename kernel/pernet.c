@@ -39,6 +39,8 @@ static int __net_init mrc_pernet_net_init(struct net *net)
 	xa_init_flags(&mn->conns, XA_FLAGS_LOCK_BH);
 	xa_init_flags(&mn->syn_peers, XA_FLAGS_LOCK_BH);
 	xa_init_flags(&mn->ports, XA_FLAGS_LOCK_BH);
+	ratelimit_state_init(&mn->rst_limit, HZ, MRC_RST_PER_SEC);
+	ratelimit_set_flags(&mn->rst_limit, RATELIMIT_MSG_ON_RELEASE);
 	mn->mib = alloc_percpu(struct mrc_mib);
 	if (!mn->mib)
 		return -ENOMEM;

@@ -7,6 +7,7 @@
 #define __MRC_PROTOCOL_H
 
 #include <linux/mutex.h>
+#include <linux/ratelimit.h>
 #include <linux/xarray.h>
 #include <net/sock.h>
 #include <linux/mrc.h>
@@ -15,6 +16,8 @@
 #include "mib.h"
 
 #define MRC_MODULE_VERSION	"0.1.0"
+/* RSTs a namespace sends per second to packets it has no connection for */
+#define MRC_RST_PER_SEC		200
 
 /* Address family in use, set once by the "family" module parameter. */
 extern int mrc_family;
@@ -49,6 +52,8 @@ struct mrc_net {
 	struct xarray			syn_peers;
 	struct xarray			ports;
 	struct mrc_mib __percpu		*mib;
+	/* RSTs to packets for no connection: never a reflection amplifier */
+	struct ratelimit_state		rst_limit;
 };
 
 extern struct proto mrc_prot;

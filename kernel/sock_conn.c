@@ -314,6 +314,8 @@ static void mrc_listen_refuse(struct mrc_net *mn, u32 plane,
 	u8 buf[sizeof(struct mrc_hdr) + sizeof(struct mrc_rst)];
 	u32 i, len;
 
+	if (!__ratelimit(&mn->rst_limit))
+		return;
 	len = mrc_wire_build(&rst, buf, sizeof(buf));
 	for (i = 0; i < syn->syn.nplanes && len; i++)
 		if (syn->syn.planes[i].id == plane)

@@ -71,21 +71,32 @@ static int mrc_fill_copy(void *arg, void *dst, u32 off, u32 len)
 	return 0;
 }
 
-/* Why a send cannot proceed, or 0. */
-static int mrc_send_check(struct sock *sk, int flags)
+/*
+ * Why a send cannot proceed, or 0. A pending socket error is only looked
+ * at here: it is consumed by mrc_send_error() when the call returns it,
+ * so a send that moved some bytes first still leaves it for the next one.
+ */
+static int mrc_send_check(struct sock *sk)
 {
-	int err = sock_error(sk);
+	int err = READ_ONCE(sk->sk_err);
 
 	if (err)
-		return err;
-	if (sk->sk_shutdown & SEND_SHUTDOWN) {
-		if (!(flags & MSG_NOSIGNAL))
-			send_sig(SIGPIPE, current, 0);
+		return -err;
+	if (sk->sk_shutdown & SEND_SHUTDOWN)
 		return -EPIPE;
-	}
 	if (!mrc_sk(sk)->conn || sk->sk_state == TCP_LISTEN)
 		return -ENOTCONN;
 	return 0;
+}
+
+/* The error a send returns: consumes the socket error it reports. */
+static int mrc_send_error(struct sock *sk, int flags, int err)
+{
+	if (err == -READ_ONCE(sk->sk_err))
+		return sock_error(sk) ?: err;
+	if (err == -EPIPE && !(flags & MSG_NOSIGNAL))
+		send_sig(SIGPIPE, current, 0);
+	return err;
 }
 
 /* Queue @len bytes of @buf into the core. Return: bytes taken or -errno. */
@@ -102,13 +113,13 @@ static int mrc_send_to_core(struct sock *sk, void *buf, u32 len, u32 flags)
 }
 
 /* Wait for send space; 0 when there is some. */
-static int mrc_send_wait(struct sock *sk, long *timeo, int flags)
+static int mrc_send_wait(struct sock *sk, long *timeo)
 {
 	int err;
 
 	set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
 	err = mrc_sock_wait(sk, timeo, mrc_send_ready);
-	return err ? err : mrc_send_check(sk, flags);
+	return err ? err : mrc_send_check(sk);
 }
 
 static int mrc_send_message(struct sock *sk, struct msghdr *msg, size_t len,
@@ -131,7 +142,7 @@ static int mrc_send_message(struct sock *sk, struct msghdr *msg, size_t len,
 			err = n < 0 ? n : (int)len;
 			break;
 		}
-		err = mrc_send_wait(sk, timeo, msg->msg_flags);
+		err = mrc_send_wait(sk, timeo);
 		if (err)
 			break;
 	}
@@ -154,7 +165,7 @@ static int mrc_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 	while (sent < len) {
 		space = mrc_send_space(sk);
 		if (!space) {
-			err = mrc_send_wait(sk, timeo, msg->msg_flags);
+			err = mrc_send_wait(sk, timeo);
 			if (err)
 				break;
 			continue;
@@ -191,17 +202,19 @@ int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		len = INT_MAX;
 	lock_sock(sk);
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
-	err = mrc_send_check(sk, msg->msg_flags);
+	err = mrc_send_check(sk);
 	if (!err && !mrc_send_ready(sk))
-		err = mrc_send_wait(sk, &timeo, msg->msg_flags);
+		err = mrc_send_wait(sk, &timeo);
 	if (!err) {
 		if (sk->sk_type == SOCK_SEQPACKET)
 			err = mrc_send_message(sk, msg, len, &timeo);
 		else
 			err = mrc_send_stream(sk, msg, len, &timeo);
 	}
+	if (err < 0)
+		err = mrc_send_error(sk, msg->msg_flags, err);
 	release_sock(sk);
-	return err == -EAGAIN && !timeo ? -EAGAIN : err;
+	return err;
 }
 
 static void mrc_rfree(struct sk_buff *skb)

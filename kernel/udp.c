@@ -52,6 +52,48 @@ static int mrc_udp_to_conn(struct mrc_net *mn, const struct mrc_pkt *pkt,
 	return reason;
 }
 
+/*
+ * A packet for a connection we do not have (it was closed, timed out, or
+ * the host restarted): answer with an RST so the peer stops at once
+ * instead of retransmitting into nothing until its user timeout. The
+ * tokens are the packet's, swapped, so only the connection that sent it
+ * accepts the RST. The peer's MRC port is not in the packet: planes use
+ * one port on both ends, so ours is the answer's destination. Never for
+ * an RST (no ping-pong), and rate-limited per namespace.
+ */
+static void mrc_udp_reset(struct mrc_net *mn, struct mrc_plane *pl,
+			  const struct sk_buff *skb, const struct mrc_pkt *pkt)
+{
+	struct mrc_core_plane peer = {
+		.id = pl->id,
+		.udp_port = ntohs(udp_hdr(skb)->dest),
+	};
+	struct mrc_pkt rst = {
+		.type = MRC_PKT_RST,
+		.dst_token = pkt->src_token,
+		.src_token = pkt->dst_token,
+		.ev = pkt->ev,
+		.rst_reason = ECONNRESET,
+	};
+	u8 buf[sizeof(struct mrc_hdr) + sizeof(struct mrc_rst)];
+	u32 len;
+
+	if (pkt->type == MRC_PKT_RST || !pkt->src_token ||
+	    !__ratelimit(&mn->rst_limit))
+		return;
+	if (skb->protocol == htons(ETH_P_IP)) {
+		peer.flags = MRC_PLANE_F_V4;
+		peer.addr4 = ip_hdr(skb)->saddr;
+	} else {
+		peer.flags = MRC_PLANE_F_V6;
+		memcpy(peer.addr6, &ipv6_hdr(skb)->saddr, sizeof(peer.addr6));
+	}
+	len = mrc_wire_build(&rst, buf, sizeof(buf));
+	if (len && !mrc_udp_xmit(mn, pl->id, &peer, pkt->ev, buf, len,
+				 NULL, 0))
+		mrc_mib_inc(mn->net, MRC_MIB_TXRSTNOCONN);
+}
+
 /* UDP encap_rcv: softirq, RCU held, checksum verified, data at UDP header. */
 static int mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
 {
@@ -72,10 +114,13 @@ static int mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	reason = mrc_wire_parse(skb->data + sizeof(struct udphdr), len, &pkt);
 	if (reason)
 		goto count;
-	if (pkt.type == MRC_PKT_SYN)
+	if (pkt.type == MRC_PKT_SYN) {
 		reason = mrc_listen_syn(mn, pl->id, &pkt);
-	else
+	} else {
 		reason = mrc_udp_to_conn(mn, &pkt, pl->id, mrc_udp_ce(skb));
+		if (reason == MRC_DROP_NO_CONN)
+			mrc_udp_reset(mn, pl, skb, &pkt);
+	}
 count:
 	if (reason) {
 		mrc_udp_plane_inc(pl, MRC_PLANE_MIB_RXDROP, 1);

@@ -53,7 +53,8 @@ transfer() {
 	shift 3
 	port=$((port + 1))
 	# shellcheck disable=SC2086
-	topo_exec b "$MRCPERF" -s -1 -p "$port" --verify -J $mode > "$sjson" &
+	ip netns exec "$(topo_ns b)" "$MRCPERF" -s -1 -p "$port" --verify -J \
+		$mode > "$sjson" &
 	spid=$!
 	sleep 0.3
 	# shellcheck disable=SC2086
@@ -67,6 +68,9 @@ transfer() {
 	wait "$cpid"
 	crc=$?
 	[ -z "$fpid" ] || wait "$fpid"
+	# A client that failed may leave the server waiting for a peer that
+	# is gone: give it the RST's worth of time, then end it.
+	[ "$crc" -eq 0 ] || { sleep 2; kill "$spid" 2> /dev/null; }
 	wait "$spid"
 	srcode=$?
 	if [ "$crc" -eq 0 ] && [ "$srcode" -eq 0 ] &&
@@ -141,19 +145,63 @@ check_spread() {
 }
 mrc_lib_check "counters: every plane carried traffic" check_spread
 
+# Per EV, during a transfer: every EV carried data; once plane 1 is down,
+# its EVs get no new packets while the others keep moving.
+paths() { topo_exec a "$MRCCTL" -j path show conn "$1"; }
+plane_tx() { paths "$1" | jq "[.[] | select(.plane $2 1) | .stats.TxPkts] | add"; }
+ev_spread_and_dead_plane() {
+	local spid cpid id unused dead0 dead1 live0 live1 ok=1
+	port=$((port + 1))
+	ip netns exec "$(topo_ns b)" "$MRCPERF" -s -1 -p "$port" > /dev/null &
+	spid=$!
+	sleep 0.3
+	ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" -p "$port" -t 30 > /dev/null &
+	cpid=$!
+	sleep 3
+	id=$(topo_exec a "$MRCCTL" -j conn show | jq ".[] | select(.\"peer-port\" == $port) | .id")
+	unused=$(paths "$id" | jq '[.[] | select(.stats.TxPkts == 0)] | length')
+	echo "# conn $id: $(paths "$id" | jq length) EVs, $unused sent nothing"
+	[ "$unused" = 0 ] || ok=0
+	topo_link 1 down
+	sleep 1
+	dead0=$(plane_tx "$id" ==) live0=$(plane_tx "$id" !=)
+	sleep 2
+	dead1=$(plane_tx "$id" ==) live1=$(plane_tx "$id" !=)
+	echo "# 2 s with plane 1 down: its EVs sent $((dead1 - dead0)), the others $((live1 - live0))"
+	[ "$dead1" = "$dead0" ] && [ "$live1" -gt "$((live0 + 100))" ] || ok=0
+	topo_link 1 up
+	kill "$cpid" "$spid" 2> /dev/null
+	wait "$cpid" "$spid" 2> /dev/null
+	[ "$ok" = 1 ]
+}
+mrc_lib_check "counters: every EV carried traffic, a dead plane's EVs get none" \
+	ev_spread_and_dead_plane
+
 # ---- past the user timeout: ETIMEDOUT, nothing hangs
 past_timeout() {
-	local p rc
+	local p rc spid fpid start elapsed
 	port=$((port + 1))
-	topo_exec b "$MRCPERF" -s -1 -p "$port" > /dev/null 2>&1 &
+	# The receiver has no user timeout of its own (as with TCP, a silent
+	# peer is waited for): the test ends it.
+	ip netns exec "$(topo_ns b)" "$MRCPERF" -s -1 -p "$port" > /dev/null 2>&1 &
+	spid=$!
 	sleep 0.3
-	( sleep 1; for ((p = 0; p < PLANES; p++)); do topo_link "$p" down; done ) &
+	# Setting links down takes a while under TCG: the clock starts when
+	# the last one is down.
+	( sleep 1; for ((p = 0; p < PLANES; p++)); do topo_link "$p" down; done
+	  date +%s%N > "$work/all_down" ) &
+	fpid=$!
 	timeout 60 ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" -p "$port" -n 1G \
 		--timeout 3000 -J > "$work/timeout.json"
 	rc=$?
+	elapsed=$((($(date +%s%N) - $(cat "$work/all_down" 2> /dev/null || echo 0)) / 1000000))
+	wait "$fpid"
 	for ((p = 0; p < PLANES; p++)); do topo_link "$p" up; done
-	wait
-	[ "$rc" -eq 2 ] && jq -e '.error | test("timed out")' "$work/timeout.json" > /dev/null
+	kill "$spid" 2> /dev/null
+	wait "$spid"
+	echo "# user timeout 3000 ms; the client gave up $elapsed ms after the last plane went down: $(jq -r .error "$work/timeout.json")"
+	[ "$rc" -eq 2 ] && jq -e '.error | test("timed out")' "$work/timeout.json" > /dev/null &&
+		[ "$elapsed" -le 6000 ]
 }
 mrc_lib_check "all planes down past the user timeout: ETIMEDOUT" past_timeout
 

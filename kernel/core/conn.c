@@ -327,6 +327,16 @@ void mrc_core_destroy(struct mrc_core *core)
 	core->env.ops->free(core->env.ctx, core);
 }
 
+/* When the SYN is sent again: backed off, but never beyond the RTO cap. */
+static u64 mrc_conn_syn_due(const struct mrc_core *core)
+{
+	u64 wait = (u64)core->rto_us << core->backoff;
+
+	if (wait > core->rto_max_us)
+		wait = core->rto_max_us;
+	return core->last_tx_us + wait;
+}
+
 /* SYN or SYN_ACK with our planes, on the handshake plane. */
 static void mrc_conn_send_syn(struct mrc_core *core, u8 type)
 {
@@ -542,13 +552,15 @@ void mrc_core_on_timer(struct mrc_core *core)
 		return;
 	}
 	if (core->state == MRC_CORE_SYN_SENT) {
-		u64 due = core->last_tx_us +
-			  ((u64)core->rto_us << core->backoff);
-
-		if (now >= due) {
+		if (now >= mrc_conn_syn_due(core)) {
 			if (core->backoff < MRC_CORE_MAX_BACKOFF)
 				core->backoff++;
+			/* Two entropy values: a dead spine or link on the one
+			 * path a lone SYN hashes onto does not cost a backoff.
+			 */
 			mrc_conn_send_syn(core, MRC_PKT_SYN);
+			if (core->nevs > 1)
+				mrc_conn_send_syn(core, MRC_PKT_SYN);
 		}
 		mrc_conn_rearm(core);
 		return;
@@ -581,7 +593,7 @@ void mrc_conn_rearm(struct mrc_core *core)
 	if (core->state == MRC_CORE_CLOSED || core->state == MRC_CORE_ABORTED)
 		return;
 	if (core->state == MRC_CORE_SYN_SENT) {
-		when = core->last_tx_us + ((u64)core->rto_us << core->backoff);
+		when = mrc_conn_syn_due(core);
 	} else {
 		when = mrc_send_deadline(core);
 		when = mrc_min_deadline(when, core->ack_due_us);

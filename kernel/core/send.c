@@ -263,6 +263,19 @@ static int mrc_send_msg(struct mrc_core *core, u32 len, u32 flags,
 	return (int)len;
 }
 
+/*
+ * Something waits for the peer's ACK: the user timeout runs from now. Set
+ * when data is queued, not only when it is sent, so a connection with no
+ * usable plane still gives up after the user timeout.
+ */
+static void mrc_send_mark_outstanding(struct mrc_core *core)
+{
+	if (core->outstanding)
+		return;
+	core->outstanding = true;
+	core->last_progress_us = mrc_now(core);
+}
+
 int mrc_core_send(struct mrc_core *core, u32 len, u32 flags,
 		  int (*fill)(void *arg, void *dst, u32 off, u32 len),
 		  void *arg)
@@ -280,8 +293,10 @@ int mrc_core_send(struct mrc_core *core, u32 len, u32 flags,
 		ret = mrc_send_stream(core, len, fill, arg);
 	if (ret >= 0 && (u32)ret < len)
 		core->want_writable = true;
-	if (ret > 0)
+	if (ret > 0) {
+		mrc_send_mark_outstanding(core);
 		mrc_send_push(core);
+	}
 	mrc_conn_rearm(core);
 	return ret;
 }
@@ -383,10 +398,7 @@ static int mrc_send_xmit(struct mrc_core *core, struct mrc_seg *seg)
 	}
 	mrc_core_trace(core, MRC_TRACE_TX, seg->psn, ev->plane, ev->value,
 		       seg->len, 0, retx, false);
-	if (!core->outstanding) {
-		core->outstanding = true;
-		core->last_progress_us = now;
-	}
+	mrc_send_mark_outstanding(core);
 	return 0;
 }
 
@@ -525,10 +537,7 @@ void mrc_send_maybe_fin(struct mrc_core *core)
 	if (!mrc_send_active(core))
 		return;
 	core->fin_sent = true;
-	if (!core->outstanding) {
-		core->outstanding = true;
-		core->last_progress_us = mrc_now(core);
-	}
+	mrc_send_mark_outstanding(core);
 	mrc_send_fin(core);
 }
 

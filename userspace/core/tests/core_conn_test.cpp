@@ -75,6 +75,28 @@ TEST(CoreConn, LostSynIsRetried) {
   EXPECT_EQ(syns, 3);
 }
 
+// A dead path under one entropy value must not stall the handshake: every
+// retry goes out on two fresh EVs, and the backoff stops at the RTO cap.
+TEST(CoreConn, SynRetriesUseFreshEvsAndCappedBackoff) {
+  Net net;
+  net.Setup(2);
+  net.server_silent = true;
+  net.a.cfg.user_timeout_ms = 2000;
+  net.a.cfg.rto_max_us = 100000;
+  std::vector<uint32_t> syn_evs;
+  net.filter = [&](int from, uint32_t, const mrc_pkt& p) {
+    if (from == 0 && p.type == MRC_PKT_SYN) syn_evs.push_back(p.ev);
+    return false;
+  };
+  net.Connect();
+  ASSERT_TRUE(net.RunUntil([&] { return net.a.error != 0; }, net.now + 3 * kSec));
+  EXPECT_EQ(net.a.error, ETIMEDOUT);
+  // 20, 40, 80, then every 100 ms until 2 s: about 20 rounds of two.
+  EXPECT_GE(syn_evs.size(), 36U);
+  EXPECT_LE(syn_evs.size(), 44U);
+  for (size_t i = 1; i < syn_evs.size(); i++) EXPECT_NE(syn_evs[i], syn_evs[i - 1]);
+}
+
 TEST(CoreConn, LostSynAckIsAnsweredAgain) {
   Net net;
   net.Setup(2);
@@ -84,12 +106,15 @@ TEST(CoreConn, LostSynAckIsAnsweredAgain) {
   };
   net.Connect();
   ASSERT_TRUE(net.RunUntil([&] { return net.Established(); }, net.now + kSec));
-  EXPECT_EQ(synacks, 2);
+  // The retried SYN went out twice (two EVs); both were answered, the
+  // client took the first and dropped the other as out of state.
   EXPECT_EQ(net.b.NoteCount(MRC_NOTE_ESTABLISHED), 1);
   // Data flows after the repaired handshake.
   net.a.to_send = 10000;
   ASSERT_TRUE(net.RunUntil([&] { return net.b.rx.size() == 10000; }, net.now + kSec));
   EXPECT_EQ(net.b.rx, Pattern(net.a.seed, 10000));
+  EXPECT_EQ(synacks, 3);
+  EXPECT_EQ(net.a.Stats().drops[MRC_DROP_STATE], 1U);
 }
 
 TEST(CoreConn, SynToNobodyTimesOut) {

@@ -321,6 +321,28 @@ TEST(CoreTransfer, AllPlanesDownWithNoticeThenBack) {
   ExpectIntact(net);
 }
 
+// Data queued while no plane is usable still counts against the user
+// timeout: nothing can be sent, so nothing would ever restart the clock.
+TEST(CoreTransfer, DataQueuedWithNoUsablePlaneTimesOut) {
+  Net net(15);
+  net.Setup(2);
+  net.a.cfg.user_timeout_ms = 1000;
+  ASSERT_TRUE(Transfer(net, 100000));
+  net.RunFor(300);
+  for (uint32_t p = 0; p < 2; p++) {
+    net.planes[p].up = false;
+    mrc_core_plane_update(net.a.core, p, false);
+    mrc_core_plane_update(net.b.core, p, false);
+  }
+  const uint64_t t0 = net.now;
+  net.a.to_send += kMiB;
+  net.a.Pump();
+  ASSERT_TRUE(net.RunUntil([&] { return net.a.error != 0; }, net.now + 5 * kSec));
+  EXPECT_EQ(net.a.error, ETIMEDOUT);
+  EXPECT_GE(net.now - t0, 900U * 1000);
+  EXPECT_LE(net.now - t0, 1100U * 1000);
+}
+
 TEST(CoreTransfer, AllPlanesDownTooLongTimesOut) {
   Net net(14);
   net.Setup(2);
