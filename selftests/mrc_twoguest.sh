@@ -139,7 +139,7 @@ mrc_lib_check "counters: every plane carried traffic" spread
 past_timeout() {
 	local p rc
 	( sleep 1; for ((p = 0; p < PLANES; p++)); do link "$p" down; done ) &
-	timeout 120 "$MRCPERF" -c "$PEER" -p "$STREAM_PORT" -n 1G --timeout 3000 -J \
+	timeout 120 "$MRCPERF" -c "$PEER" -p "$STREAM_PORT" -n 1G --verify --timeout 3000 -J \
 		> "$work/timeout.json"
 	rc=$?
 	wait
