@@ -24,6 +24,7 @@ static const struct {
 	MRC_STAT("TxDataBytes", tx_data_bytes),
 	MRC_STAT("RetxPkts", retx_pkts),
 	MRC_STAT("RetxBytes", retx_bytes),
+	MRC_STAT("SpuriousRetx", spurious_retx),
 	MRC_STAT("RxPkts", rx_pkts),
 	MRC_STAT("RxDataPkts", rx_data_pkts),
 	MRC_STAT("RxDataBytes", rx_data_bytes),

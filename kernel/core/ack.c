@@ -11,6 +11,13 @@
  * RTT allows (mrc_ack_reorder_wait(): a slow plane is not a lossy one);
  * the reorder timer re-checks those not yet old enough. A NACK loses its
  * PSN at once; the retransmission timer (send.c) catches the rest.
+ *
+ * The reordering window adapts, as RACK's does with DSACK: a retransmitted
+ * segment acknowledged sooner after its retransmission than any path's
+ * round trip was acknowledged for its first transmission, so the
+ * retransmission was needless; each one widens the window by a quarter
+ * RTT (up to MRC_CORE_REORDER_MAX_STEPS), and every 16 smoothed RTTs
+ * without one narrow it by a step again.
  */
 #include "core_private.h"
 
@@ -50,7 +57,31 @@ static u64 mrc_ack_reorder_wait(const struct mrc_core *core,
 		rtt = core->plane_srtt_us[seg->plane];
 	if (!rtt)
 		return core->rto_us;
-	return (u64)rtt + rtt / 4 + MRC_CORE_REORDER_SLACK_US;
+	return (u64)rtt + (u64)(rtt / 4) * (1 + core->reo_steps) +
+	       MRC_CORE_REORDER_SLACK_US;
+}
+
+/* A needless retransmission of @seg was just found: widen the window. */
+static void mrc_ack_spurious(struct mrc_core *core, const struct mrc_seg *seg,
+			     u64 now)
+{
+	if (seg->tx_count < 2 || !core->min_rtt_us ||
+	    now - seg->sent_us >= core->min_rtt_us / 2)
+		return;
+	core->stats.spurious_retx++;
+	if (core->reo_steps < MRC_CORE_REORDER_MAX_STEPS)
+		core->reo_steps++;
+	core->reo_step_us = now;
+}
+
+/* Narrow the window by a step after 16 smoothed RTTs without a widening. */
+static void mrc_ack_reorder_decay(struct mrc_core *core, u64 now)
+{
+	if (core->reo_steps &&
+	    now - core->reo_step_us > 16ull * core->srtt_us) {
+		core->reo_steps--;
+		core->reo_step_us = now;
+	}
 }
 
 void mrc_ack_detect_losses(struct mrc_core *core)
@@ -61,6 +92,7 @@ void mrc_ack_detect_losses(struct mrc_core *core)
 	core->rack_due_us = 0;
 	if (!core->rack_valid)
 		return;
+	mrc_ack_reorder_decay(core, now);
 	while (seg && (s32)(core->rack_hi - seg->tx_seq) >=
 		      MRC_CORE_REORDER_PKTS) {
 		next = seg->next;
@@ -114,6 +146,7 @@ static u32 mrc_ack_one(struct mrc_core *core, struct mrc_seg *seg,
 {
 	u32 len = seg->len;
 
+	mrc_ack_spurious(core, seg, mrc_now(core));
 	mrc_core_trace(core, MRC_TRACE_ACK, seg->psn, seg->plane,
 		       core->evs[seg->ev_idx].value, len,
 		       seg->psn == trig ? rtt : 0, 0, false);

@@ -36,6 +36,7 @@ extern "C" {
 #define MRC_CORE_REORDER_PKTS		3
 /* Extra wait before a reordered packet is called lost (ACK delay). */
 #define MRC_CORE_REORDER_SLACK_US	250
+#define MRC_CORE_REORDER_MAX_STEPS	16
 /* Losses in a row (no ACK between) on one EV that make it ASSUMED_BAD. */
 #define MRC_EV_BAD_LOSSES		2
 /* Full EV weight; ECN halves it, a loss quarters it, clean ACKs add one. */
@@ -220,6 +221,8 @@ struct mrc_core {
 	u32			rack_hi;	/* highest tx_seq acked */
 	bool			rack_valid;
 	u64			rack_due_us;	/* reorder timer, 0: off */
+	u32			reo_steps;	/* reordering window widenings */
+	u64			reo_step_us;	/* when reo_steps last changed */
 	u32			peer_rwnd;
 	u32			peer_psn_win;
 	u32			peer_mss;

@@ -192,6 +192,7 @@ struct mrc_core_stats {
 	u64	tx_data_bytes;		/* payload, first transmissions */
 	u64	retx_pkts;
 	u64	retx_bytes;
+	u64	spurious_retx;		/* retransmissions found needless */
 	u64	rx_pkts;		/* every packet accepted */
 	u64	rx_data_pkts;
 	u64	rx_data_bytes;		/* payload accepted (not duplicates) */
