@@ -13,6 +13,8 @@ build=$src/build
 . "$src/selftests/lib/tap.sh"
 # shellcheck source=selftests/lib/topo.sh
 . "$src/selftests/lib/topo.sh"
+# shellcheck source=selftests/lib/dp.sh
+. "$src/selftests/lib/dp.sh"
 
 MRCCTL=$build/userspace/mrcctl/mrcctl
 MRCPERF=$build/userspace/mrcperf/mrcperf
@@ -74,8 +76,7 @@ transfer() {
 	wait "$spid"
 	srcode=$?
 	if [ "$crc" -eq 0 ] && [ "$srcode" -eq 0 ] &&
-	   jq -e '.mismatches == 0 and .error == null' "$cjson" > /dev/null &&
-	   jq -e '.mismatches == 0 and .error == null' "$sjson" > /dev/null &&
+	   mrc_dp_intact "$cjson" "$sjson" &&
 	   [ "$(jq .bytes "$cjson")" = "$(jq .bytes "$sjson")" ]; then
 		mrc_lib_ok "$name: $(jq -r '"\(.bytes) bytes, \(.bits_per_second / 1e6 | floor) Mbit/s, longest gap \(.longest_gap_ms) ms"' "$sjson")"
 	else
@@ -92,13 +93,7 @@ both() { stream "$@"; messages "$@"; }
 
 # Faults, run in the background during a transfer.
 plane_dies() { sleep 1; topo_link 1 down; }
-all_planes_blink() {
-	local p
-	sleep 1
-	for ((p = 0; p < PLANES; p++)); do topo_link "$p" down; done
-	sleep 2
-	for ((p = 0; p < PLANES; p++)); do topo_link "$p" up; done
-}
+dp_link() { topo_link "$@"; }
 flap_plane() { topo_flap 2 200 20 > /dev/null; sleep 5; topo_flap_stop; topo_link 2 up; }
 spine_dies() { sleep 1; topo_spine_link 0 0 0 down; }
 
@@ -132,7 +127,7 @@ unshape_all
 both "plane 1 link down mid-transfer" plane_dies
 topo_link 1 up
 both "plane 2 flapping every 200 ms" flap_plane
-both "all planes down 2 s (< user timeout)" all_planes_blink
+both "all planes down 2 s (< user timeout)" mrc_dp_all_planes_blink
 
 # Spraying: every plane carried data; a dead plane carries nothing new.
 conn_stats() { topo_exec a "$MRCCTL" -j stats show; }
@@ -179,7 +174,7 @@ mrc_lib_check "counters: every EV carried traffic, a dead plane's EVs get none" 
 
 # ---- past the user timeout: ETIMEDOUT, nothing hangs
 past_timeout() {
-	local p rc spid fpid start elapsed
+	local rc spid fpid elapsed
 	port=$((port + 1))
 	# The receiver has no user timeout of its own (as with TCP, a silent
 	# peer is waited for): the test ends it.
@@ -188,19 +183,18 @@ past_timeout() {
 	sleep 0.3
 	# Setting links down takes a while under TCG: the clock starts when
 	# the last one is down.
-	( sleep 1; for ((p = 0; p < PLANES; p++)); do topo_link "$p" down; done
-	  date +%s%N > "$work/all_down" ) &
+	( sleep 1; mrc_dp_all_links down; date +%s%N > "$work/all_down" ) &
 	fpid=$!
 	timeout 60 ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" -p "$port" -n 1G \
 		--timeout 3000 -J > "$work/timeout.json"
 	rc=$?
 	elapsed=$((($(date +%s%N) - $(cat "$work/all_down" 2> /dev/null || echo 0)) / 1000000))
 	wait "$fpid"
-	for ((p = 0; p < PLANES; p++)); do topo_link "$p" up; done
+	mrc_dp_all_links up
 	kill "$spid" 2> /dev/null
 	wait "$spid"
 	echo "# user timeout 3000 ms; the client gave up $elapsed ms after the last plane went down: $(jq -r .error "$work/timeout.json")"
-	[ "$rc" -eq 2 ] && jq -e '.error | test("timed out")' "$work/timeout.json" > /dev/null &&
+	[ "$rc" -eq 2 ] && mrc_dp_timed_out "$work/timeout.json" &&
 		[ "$elapsed" -le 6000 ]
 }
 mrc_lib_check "all planes down past the user timeout: ETIMEDOUT" past_timeout
@@ -213,14 +207,5 @@ mrc_lib_check "planes configured on both hosts (fabric)" planes_up
 both "spine link of plane 0 down mid-transfer" spine_dies
 topo_cleanup
 
-# Lingering connections finish; then nothing holds the module (the
-# runner unloads it at the end).
-refcnt_zero() {
-	local i
-	for ((i = 0; i < 40; i++)); do
-		[ "$(cat /sys/module/mrc/refcnt)" = 0 ] && return 0
-		sleep 1
-	done
-	return 1
-}
-mrc_lib_check "module unused again after the data path tests" refcnt_zero
+# The runner unloads the module at the end.
+mrc_lib_check "module unused again after the data path tests" mrc_dp_module_unused

@@ -14,6 +14,8 @@ src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$src/build
 # shellcheck source=selftests/lib/tap.sh
 . "$src/selftests/lib/tap.sh"
+# shellcheck source=selftests/lib/dp.sh
+. "$src/selftests/lib/dp.sh"
 
 MRCCTL=$build/userspace/mrcctl/mrcctl
 MRCPERF=$build/userspace/mrcperf/mrcperf
@@ -47,11 +49,10 @@ if [ "$MRC_GUEST" = 1 ]; then
 	pkill -x mrcperf
 	wait
 	"$MRCCTL" stats show | sed 's/^/# /'
-	for ((i = 0; i < 40; i++)); do
-		[ "$(cat /sys/module/mrc/refcnt)" = 0 ] && break
-		sleep 1
-	done
-	rmmod mrc || { echo "# server guest: rmmod failed"; exit 1; }
+	if ! mrc_dp_module_unused || ! rmmod mrc; then
+		echo "# server guest: rmmod failed"
+		exit 1
+	fi
 	exit 0
 fi
 
@@ -75,7 +76,7 @@ transfer() {
 	wait "$cpid"
 	rc=$?
 	[ -z "$fpid" ] || wait "$fpid"
-	if [ "$rc" -eq 0 ] && jq -e '.mismatches == 0 and .error == null' "$json" > /dev/null; then
+	if [ "$rc" -eq 0 ] && mrc_dp_intact "$json"; then
 		mrc_lib_ok "$name: $(jq -r '"\(.bytes) bytes, \(.bits_per_second / 1e6 | floor) Mbit/s"' "$json")"
 	else
 		mrc_lib_fail "$name" "client rc=$rc: $(tr '\n' ' ' < "$json" | cut -c1-600)"
@@ -87,7 +88,7 @@ both() {
 		"--seqpacket -l $MSGLEN -n $((MSGS * MSGLEN))" "${@:2}"
 }
 
-link() { ip link set "plane$1" "$2"; }
+dp_link() { ip link set "plane$1" "$2"; }
 shape_all() {
 	local p
 	for ((p = 0; p < PLANES; p++)); do
@@ -99,17 +100,10 @@ unshape_all() {
 	for ((p = 0; p < PLANES; p++)); do tc qdisc del dev "plane$p" root 2> /dev/null; done
 	return 0
 }
-plane_dies() { sleep 1; link 1 down; }
+plane_dies() { sleep 1; dp_link 1 down; }
 flap_plane() {
 	local i
-	for ((i = 0; i < 20; i++)); do link 2 down; sleep 0.2; link 2 up; sleep 0.2; done
-}
-all_planes_blink() {
-	local p
-	sleep 1
-	for ((p = 0; p < PLANES; p++)); do link "$p" down; done
-	sleep 2
-	for ((p = 0; p < PLANES; p++)); do link "$p" up; done
+	for ((i = 0; i < 20; i++)); do dp_link 2 down; sleep 0.2; dp_link 2 up; sleep 0.2; done
 }
 
 both "no faults"
@@ -123,9 +117,9 @@ shape_all duplicate 5%
 both "duplication"
 unshape_all
 both "plane 1 link down mid-transfer" plane_dies
-link 1 up
+dp_link 1 up
 both "plane 2 flapping every 200 ms" flap_plane
-both "all planes down 2 s (< user timeout)" all_planes_blink
+both "all planes down 2 s (< user timeout)" mrc_dp_all_planes_blink
 
 spread() {
 	local p tx ok=0
@@ -139,29 +133,18 @@ spread() {
 mrc_lib_check "counters: every plane carried traffic" spread
 
 past_timeout() {
-	local p rc
-	( sleep 1; for ((p = 0; p < PLANES; p++)); do link "$p" down; done ) &
+	local rc
+	( sleep 1; mrc_dp_all_links down ) &
 	timeout 120 "$MRCPERF" -c "$PEER" -p "$STREAM_PORT" -n 1G --verify --timeout 3000 -J \
 		> "$work/timeout.json"
 	rc=$?
 	wait
-	for ((p = 0; p < PLANES; p++)); do link "$p" up; done
+	mrc_dp_all_links up
 	echo "# $(jq -r .error "$work/timeout.json")"
-	[ "$rc" -eq 2 ] && jq -e '.error | test("timed out")' "$work/timeout.json" > /dev/null
+	[ "$rc" -eq 2 ] && mrc_dp_timed_out "$work/timeout.json"
 }
 mrc_lib_check "all planes down past the user timeout: ETIMEDOUT" past_timeout
 
-# The server's side of the timed-out connection is answered with an RST
-# once the planes are back; lingering connections finish; nothing holds
-# the module.
-refcnt_zero() {
-	local i
-	for ((i = 0; i < 40; i++)); do
-		[ "$(cat /sys/module/mrc/refcnt)" = 0 ] && return 0
-		sleep 1
-	done
-	return 1
-}
-mrc_lib_check "module unused again" refcnt_zero
+mrc_lib_check "module unused again" mrc_dp_module_unused
 mrc_lib_check "module unloads" rmmod mrc
 exit 0

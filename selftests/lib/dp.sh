@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Helpers shared by the data-path tests (sourced). The caller sets PLANES
+# and defines dp_link P up|down for its own kind of plane link.
+
+# Every plane's link up or down: $1 up|down.
+mrc_dp_all_links() {
+	local p
+	for ((p = 0; p < PLANES; p++)); do dp_link "$p" "$1" || return 1; done
+}
+
+# A fault: one second in, every plane down for two seconds, then back.
+mrc_dp_all_planes_blink() {
+	sleep 1
+	mrc_dp_all_links down
+	sleep 2
+	mrc_dp_all_links up
+}
+
+# mrcperf -J reports $@ show every byte intact and no error.
+mrc_dp_intact() {
+	local json
+	for json in "$@"; do
+		jq -e '.mismatches == 0 and .error == null' "$json" > /dev/null || return 1
+	done
+}
+
+# mrcperf -J report $1 ended in ETIMEDOUT.
+mrc_dp_timed_out() { jq -e '.error | test("timed out")' "$1" > /dev/null; }
+
+# Lingering connections finish (a closed connection delivers what it
+# holds, an orphan waits at most 0.5 s for a last FIN): then nothing may
+# hold the module.
+mrc_dp_module_unused() {
+	local i
+	for ((i = 0; i < 40; i++)); do
+		[ "$(cat /sys/module/mrc/refcnt)" = 0 ] && return 0
+		sleep 1
+	done
+	echo "# mrc.ko still has $(cat /sys/module/mrc/refcnt) users"
+	return 1
+}
