@@ -51,6 +51,7 @@ struct mrc_sock {
 	u32			cc_profile;
 	u32			user_timeout_ms;
 	u32			ev_count;
+	u32			send_need;	/* bytes a blocked send waits for */
 };
 
 static inline struct mrc_sock *mrc_sk(const struct sock *sk)

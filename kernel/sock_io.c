@@ -44,7 +44,8 @@ int mrc_sock_wait(struct sock *sk, long *timeo, bool (*ready)(struct sock *))
 	return err;
 }
 
-static u32 mrc_send_space(struct sock *sk)
+/* Send space if at least @need bytes fit (see mrc_core_send_space()). */
+static u32 mrc_send_space(struct sock *sk, u32 need)
 {
 	struct mrc_conn *conn = mrc_sk(sk)->conn;
 	u32 space = 0;
@@ -53,7 +54,7 @@ static u32 mrc_send_space(struct sock *sk)
 		return 0;
 	spin_lock_bh(&conn->lock);
 	if (conn->core)
-		space = mrc_core_send_space(conn->core);
+		space = mrc_core_send_space(conn->core, need);
 	spin_unlock_bh(&conn->lock);
 	return space;
 }
@@ -62,7 +63,7 @@ static bool mrc_send_ready(struct sock *sk)
 {
 	return sk->sk_err || (sk->sk_shutdown & SEND_SHUTDOWN) ||
 	       (sk->sk_state != TCP_SYN_SENT && sk->sk_state != TCP_SYN_RECV &&
-		mrc_send_space(sk));
+		mrc_send_space(sk, mrc_sk(sk)->send_need));
 }
 
 static int mrc_fill_copy(void *arg, void *dst, u32 off, u32 len)
@@ -145,6 +146,8 @@ static int mrc_send_message(struct sock *sk, struct msghdr *msg, size_t len,
 		err = mrc_send_wait(sk, timeo);
 		if (err)
 			break;
+		/* One vCPU: let ksoftirqd take the ACKs we wait for. */
+		cond_resched();
 	}
 out:
 	kvfree(buf);
@@ -163,11 +166,12 @@ static int mrc_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 	if (!buf)
 		return -ENOBUFS;
 	while (sent < len) {
-		space = mrc_send_space(sk);
+		space = mrc_send_space(sk, 1);
 		if (!space) {
 			err = mrc_send_wait(sk, timeo);
 			if (err)
 				break;
+			cond_resched();
 			continue;
 		}
 		chunk = min_t(size_t, min_t(size_t, len - sent, MRC_SEND_CHUNK),
@@ -201,6 +205,8 @@ int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	if (len > INT_MAX)
 		len = INT_MAX;
 	lock_sock(sk);
+	/* A message goes whole or waits; a stream takes any space. */
+	mrc_sk(sk)->send_need = sk->sk_type == SOCK_SEQPACKET ? (u32)len : 1;
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
 	err = mrc_send_check(sk);
 	if (!err && !mrc_send_ready(sk))
@@ -401,6 +407,16 @@ out:
 	return err;
 }
 
+/*
+ * EPOLLOUT: a stream may write when a byte fits; a seqpacket writer hears
+ * when a message of half the send buffer fits (as sock_writeable() tells
+ * datagram writers).
+ */
+static u32 mrc_poll_need(const struct sock *sk)
+{
+	return sk->sk_type == SOCK_SEQPACKET ? READ_ONCE(sk->sk_sndbuf) / 2 : 1;
+}
+
 __poll_t mrc_poll(struct file *file, struct socket *sock,
 		  struct poll_table_struct *wait)
 {
@@ -426,7 +442,7 @@ __poll_t mrc_poll(struct file *file, struct socket *sock,
 	if (state == TCP_CLOSE && !mrc_sk(sk)->conn) {
 		mask |= EPOLLOUT | EPOLLWRNORM;	/* like an unconnected TCP */
 	} else if (!(shutdown & SEND_SHUTDOWN)) {
-		if (mrc_send_space(sk))
+		if (mrc_send_space(sk, mrc_poll_need(sk)))
 			mask |= EPOLLOUT | EPOLLWRNORM;
 		else
 			set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);

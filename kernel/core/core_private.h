@@ -167,6 +167,7 @@ struct mrc_core {
 	bool			peer_fin;	/* FIN received */
 	bool			peer_fin_noted;
 	bool			want_writable;
+	u32			want_space;	/* bytes the writer waits for */
 	bool			alloc_retry;
 	bool			ack_pending_now;
 	u32			token;

@@ -288,11 +288,14 @@ int mrc_core_send(struct mrc_core *core, u32 len, u32 flags,
 		  int (*fill)(void *arg, void *dst, u32 off, u32 len),
 		  void *arg);
 /*
- * Bytes mrc_core_send() would take now. When it answers 0,
- * MRC_NOTE_WRITABLE follows as soon as there is space again, so a writer
- * may check, then sleep.
+ * Bytes mrc_core_send() would take now, if that is at least @need (a whole
+ * message for SOCK_SEQPACKET, 1 for a stream; clamped to the send buffer,
+ * where a larger message fails with -EMSGSIZE at once); else 0, and
+ * MRC_NOTE_WRITABLE follows as soon as @need bytes fit, so a writer may
+ * check, then sleep. Also 0 while a failed allocation waits for its retry.
+ * A writer that retried on less than it needs would spin.
  */
-u32 mrc_core_send_space(struct mrc_core *core);
+u32 mrc_core_send_space(struct mrc_core *core, u32 need);
 
 /* The application freed receive space; @free_bytes is what it has now. */
 void mrc_core_rcv_space(struct mrc_core *core, u32 free_bytes);

@@ -143,14 +143,28 @@ u32 mrc_send_space(const struct mrc_core *core)
 	return mrc_min(space, room);
 }
 
-u32 mrc_core_send_space(struct mrc_core *core)
+/*
+ * A writer that cannot go on sleeps until @need bytes fit. With several
+ * waiting (a sender and a poller), the smallest need wins: waking the
+ * others early only makes them check again.
+ */
+static void mrc_send_want(struct mrc_core *core, u32 need)
 {
-	u32 space = mrc_send_space(core);
+	need = mrc_max(need, 1);
+	if (!core->want_writable || need < core->want_space)
+		core->want_space = need;
+	core->want_writable = true;
+}
 
-	/* A writer that saw no space sleeps until MRC_NOTE_WRITABLE. */
-	if (!space)
-		core->want_writable = true;
-	return space;
+u32 mrc_core_send_space(struct mrc_core *core, u32 need)
+{
+	u32 space = core->alloc_retry ? 0 : mrc_send_space(core);
+
+	need = mrc_clamp(need, 1, core->sndbuf);
+	if (space >= need)
+		return space;
+	mrc_send_want(core, need);
+	return 0;
 }
 
 static struct mrc_seg *mrc_seg_alloc(struct mrc_core *core, u32 cap)
@@ -292,7 +306,8 @@ int mrc_core_send(struct mrc_core *core, u32 len, u32 flags,
 	else
 		ret = mrc_send_stream(core, len, fill, arg);
 	if (ret >= 0 && (u32)ret < len)
-		core->want_writable = true;
+		mrc_send_want(core, core->sock_type == MRC_SYN_SEQPACKET ?
+				    len : 1);
 	if (ret > 0) {
 		mrc_send_mark_outstanding(core);
 		mrc_send_push(core);
@@ -305,12 +320,13 @@ void mrc_send_writable(struct mrc_core *core)
 {
 	u32 space;
 
-	if (!core->want_writable)
+	if (!core->want_writable || core->alloc_retry)
 		return;
 	space = mrc_send_space(core);
-	if (!space)
+	if (space < mrc_max(core->want_space, 1))
 		return;
 	core->want_writable = false;
+	core->want_space = 0;
 	mrc_core_notify(core, MRC_NOTE_WRITABLE, space);
 }
 

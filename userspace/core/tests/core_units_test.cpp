@@ -78,11 +78,38 @@ TEST(CoreFlow, SendSpaceZeroArmsWritable) {
   Establish(net);
   auto fill = [](void*, void*, uint32_t, uint32_t) { return 0; };
   ASSERT_EQ(mrc_core_send(net.a.core, 20000, 0, fill, nullptr), 20000);
-  ASSERT_EQ(mrc_core_send_space(net.a.core), 0U);
+  ASSERT_EQ(mrc_core_send_space(net.a.core, 1), 0U);
   const int before = net.a.NoteCount(MRC_NOTE_WRITABLE);
   ASSERT_TRUE(net.RunUntil([&] { return net.a.NoteCount(MRC_NOTE_WRITABLE) > before; },
                            net.now + kSec));
-  EXPECT_GT(mrc_core_send_space(net.a.core), 0U);
+  EXPECT_GT(mrc_core_send_space(net.a.core, 1), 0U);
+}
+
+// A message writer waits for room for the whole message: space that is
+// there but too small must not wake it (a kernel writer would spin).
+TEST(CoreFlow, MessageWriterWaitsForWholeMessage) {
+  Net net;
+  net.Setup(2, MRC_SYN_SEQPACKET);
+  net.a.cfg.sndbuf = 20000;
+  Establish(net);
+  auto fill = [](void*, void*, uint32_t, uint32_t) { return 0; };
+  for (int i = 0; i < 4; i++) {
+    ASSERT_EQ(mrc_core_send(net.a.core, 4500, MRC_F_EOM, fill, nullptr), 4500);
+  }
+  EXPECT_EQ(mrc_core_send(net.a.core, 4500, MRC_F_EOM, fill, nullptr), 0);
+  EXPECT_EQ(mrc_core_send_space(net.a.core, 1), 2000U);
+  EXPECT_EQ(mrc_core_send_space(net.a.core, 4500), 0U);
+  const size_t before = net.a.notes.size();
+  ASSERT_TRUE(net.RunUntil([&] { return net.a.NoteCount(MRC_NOTE_WRITABLE) > 0; },
+                           net.now + kSec));
+  for (size_t i = before; i < net.a.notes.size(); i++) {
+    if (net.a.notes[i].first == MRC_NOTE_WRITABLE) {
+      EXPECT_GE(net.a.notes[i].second, 4500U);
+    }
+  }
+  EXPECT_GE(mrc_core_send_space(net.a.core, 4500), 4500U);
+  // Bigger than the whole buffer: wait for all of it, then EMSGSIZE.
+  EXPECT_EQ(mrc_core_send(net.a.core, 30000, MRC_F_EOM, fill, nullptr), -EMSGSIZE);
 }
 
 TEST(CoreFlow, SlowReaderLosesNothing) {
