@@ -49,10 +49,12 @@ ebpf: module
 		echo "  BPF     $$obj"; \
 		clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 			-I$(BUILD)/ebpf -Iinclude/uapi -c $$src -o $$obj || exit 1; \
+		bpftool gen skeleton $$obj > $${obj%.bpf.o}.skel.h || exit 1; \
 	done
 
-userspace:
-	cmake -S userspace -B $(BUILD)/userspace -DCMAKE_BUILD_TYPE=$(CMAKE_TYPE) >/dev/null
+userspace: ebpf
+	cmake -S userspace -B $(BUILD)/userspace -DCMAKE_BUILD_TYPE=$(CMAKE_TYPE) \
+		-DMRC_BPF_DIR=$(BUILD)/ebpf >/dev/null
 	cmake --build $(BUILD)/userspace -j $(JOBS)
 
 selftests: linux-source

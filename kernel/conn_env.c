@@ -57,22 +57,23 @@ static void mrc_env_trace(void *ctx, enum mrc_core_trace point,
 			  const struct mrc_core_trace_info *info)
 {
 	struct mrc_conn *conn = ctx;
+	u32 netns = conn->mn->net->ns.inum;
 
 	switch (point) {
 	case MRC_TRACE_TX:
-		trace_mrc_tx(conn->id, info);
+		trace_mrc_tx(netns, conn->id, info);
 		break;
 	case MRC_TRACE_RX:
-		trace_mrc_rx(conn->id, info);
+		trace_mrc_rx(netns, conn->id, info);
 		break;
 	case MRC_TRACE_ACK:
-		trace_mrc_ack(conn->id, info);
+		trace_mrc_ack(netns, conn->id, info);
 		break;
 	case MRC_TRACE_LOSS:
-		trace_mrc_loss(conn->id, info);
+		trace_mrc_loss(netns, conn->id, info);
 		break;
 	case MRC_TRACE_NACK:
-		trace_mrc_nack(conn->id, info);
+		trace_mrc_nack(netns, conn->id, info);
 		break;
 	}
 }

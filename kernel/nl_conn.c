@@ -419,7 +419,8 @@ void mrc_nl_event_conn_ev(struct mrc_conn *conn, u32 idx)
 
 	if (!conn->core || mrc_core_ev_get(conn->core, idx, &ev))
 		return;
-	trace_mrc_ev_state(conn->id, idx, ev.value, ev.plane, ev.state);
+	trace_mrc_ev_state(net->ns.inum, conn->id, idx, ev.value, ev.plane,
+			   ev.state);
 	if (!genl_has_listeners(&mrc_genl_family, net, 0))
 		return;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);

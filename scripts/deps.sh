@@ -11,7 +11,8 @@ qemu-system-x86 busybox-static
 clang llvm libbpf-dev bpftool dwarves libelf-dev zlib1g-dev
 libnl-3-dev libnl-genl-3-dev
 nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev googletest
-iproute2 iperf3 iputils-ping procps python3 jq util-linux
+libtomlplusplus-dev libcpp-httplib-dev
+iproute2 iperf3 iputils-ping procps python3 jq util-linux curl
 "
 
 missing=""

@@ -12,6 +12,7 @@
 #include "context.hpp"
 #include "mrc/client.hpp"
 #include "mrc/error.hpp"
+#include "mrc/telemetry.hpp"
 #include "objects.hpp"
 
 namespace mrcctl {
@@ -22,7 +23,7 @@ constexpr std::string_view kVersion = "0.2.0";
 void MainUsage(std::ostream& out) {
   out << "Usage: mrcctl [ OPTIONS ] OBJECT { COMMAND | help }\n"
          "where  OBJECT := { info | plane | ev-profile | cc-profile | conn | path | stats |\n"
-         "                   monitor }\n"
+         "                   monitor | telemetry }\n"
          "       OPTIONS := { -j[son] | -p[retty] | -s[tats] | -V[ersion] | -h[elp] }\n"
          "\n"
          "       -s shows zero counters too; \"mrcctl OBJECT help\" shows its grammar.\n";
@@ -34,7 +35,7 @@ int RunHelp(Context& ctx, Args& args) {
   return kExitOk;
 }
 
-constexpr std::array<Name<Object>, 9> kObjects{{
+constexpr std::array<Name<Object>, 10> kObjects{{
     {"info", {RunInfo, InfoUsage}},
     {"plane", {RunPlane, PlaneUsage}},
     {"ev-profile", {RunEvProfile, EvProfileUsage}},
@@ -43,6 +44,7 @@ constexpr std::array<Name<Object>, 9> kObjects{{
     {"path", {RunPath, PathUsage}},
     {"stats", {RunStats, StatsUsage}},
     {"monitor", {RunMonitor, MonitorUsage}},
+    {"telemetry", {RunTelemetry, TelemetryUsage}},
     {"help", {RunHelp, MainUsage}},
 }};
 
@@ -165,6 +167,7 @@ Environment SystemEnvironment() {
   return Environment{
       .connect = [] { return std::make_unique<mrc::Client>(); },
       .ifindex = [](const std::string& name) { return if_nametoindex(name.c_str()); },
+      .telemetry = [] { return mrc::OpenPinnedTelemetry(); },
   };
 }
 

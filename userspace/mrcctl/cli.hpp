@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "mrc/control.hpp"
+#include "mrc/telemetry.hpp"
 
 namespace mrcctl {
 
@@ -26,6 +27,8 @@ struct Environment {
   std::function<std::unique_ptr<mrc::Control>()> connect;
   // if_nametoindex(): 0 for an unknown device.
   std::function<unsigned int(const std::string&)> ifindex;
+  // Opens the pinned eBPF telemetry maps (mrc::OpenPinnedTelemetry).
+  std::function<std::unique_ptr<mrc::TelemetryReader>()> telemetry{};
 };
 
 // The real system: generic netlink and the host's devices.

@@ -37,6 +37,8 @@ int RunStats(Context& ctx, Args& args);
 void StatsUsage(std::ostream& out);
 int RunMonitor(Context& ctx, Args& args);
 void MonitorUsage(std::ostream& out);
+int RunTelemetry(Context& ctx, Args& args);
+void TelemetryUsage(std::ostream& out);
 
 // Commands of an object; kShow is what no command means.
 enum class Command { kAdd, kDel, kSet, kShow, kProbe, kHelp };
