@@ -31,6 +31,7 @@
 #include "metrics_server.hpp"
 #include "mrc/client.hpp"
 #include "mrc/error.hpp"
+#include "mrc/fd.hpp"
 #include "mrc/telemetry.hpp"
 #include "policy.hpp"
 
@@ -40,24 +41,13 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitFailure = 1;
 
-// An owned file descriptor.
-class Fd {
- public:
-  explicit Fd(int fd, const char* what) : fd_(fd) {
-    if (fd_ < 0) {
-      throw mrc::Error(std::string("cannot create ") + what + ": " + std::strerror(errno));
-    }
+// A descriptor that must exist: creation failures become mrc::Error.
+mrc::Fd Checked(int fd, const char* what) {
+  if (fd < 0) {
+    throw mrc::Error(std::string("cannot create ") + what + ": " + std::strerror(errno));
   }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  Fd(Fd&&) = delete;
-  Fd& operator=(Fd&&) = delete;
-  ~Fd() { close(fd_); }
-  [[nodiscard]] int get() const { return fd_; }
-
- private:
-  int fd_;
-};
+  return mrc::Fd(fd);
+}
 
 void Signal(int fd) {
   const std::uint64_t one = 1;
@@ -72,7 +62,7 @@ void Drain(int fd) {
 // Netlink events, handed from the listener thread to the loop.
 class EventQueue {
  public:
-  EventQueue() : wake_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC), "an eventfd") {}
+  EventQueue() : wake_(Checked(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC), "an eventfd")) {}
 
   void Push(mrc::Event event) {
     {
@@ -91,7 +81,7 @@ class EventQueue {
   [[nodiscard]] int fd() const { return wake_.get(); }
 
  private:
-  Fd wake_;
+  mrc::Fd wake_;
   std::mutex mutex_;
   std::deque<mrc::Event> events_;
 };
@@ -100,7 +90,7 @@ class EventQueue {
 class Listener {
  public:
   Listener(EventQueue& queue, Logger& log)
-      : stop_(eventfd(0, EFD_CLOEXEC), "an eventfd"), thread_([this, &queue, &log] {
+      : stop_(Checked(eventfd(0, EFD_CLOEXEC), "an eventfd")), thread_([this, &queue, &log] {
           try {
             mrc::Client client;
             client.Listen(
@@ -126,7 +116,7 @@ class Listener {
   }
 
  private:
-  Fd stop_;
+  mrc::Fd stop_;
   std::thread thread_;
 };
 
@@ -382,8 +372,8 @@ int Runner::Run() {
   StartMetrics();
 
   const sigset_t signals = HandledSignals();
-  const Fd signal_fd(signalfd(-1, &signals, SFD_CLOEXEC), "a signalfd");
-  const Fd timer_fd(timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC), "a timerfd");
+  const mrc::Fd signal_fd = Checked(signalfd(-1, &signals, SFD_CLOEXEC), "a signalfd");
+  const mrc::Fd timer_fd = Checked(timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC), "a timerfd");
   const auto poll_ns = static_cast<long>(config_.detect.poll_ms) * 1000000L;
   itimerspec tick{};
   tick.it_interval.tv_sec = poll_ns / 1000000000L;
@@ -392,7 +382,7 @@ int Runner::Run() {
   timerfd_settime(timer_fd.get(), 0, &tick, nullptr);
   EventQueue queue;
   const Listener listener(queue, log_);
-  const Fd epoll(epoll_create1(EPOLL_CLOEXEC), "an epoll instance");
+  const mrc::Fd epoll = Checked(epoll_create1(EPOLL_CLOEXEC), "an epoll instance");
   for (const int fd : {signal_fd.get(), timer_fd.get(), queue.fd(), telemetry_->alarm_fd()}) {
     epoll_event ev{};
     ev.events = EPOLLIN;

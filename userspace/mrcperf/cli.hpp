@@ -8,7 +8,7 @@
 #include <span>
 #include <string_view>
 
-#include "fd.hpp"
+#include "mrc/fd.hpp"
 #include "options.hpp"
 #include "transport.hpp"
 

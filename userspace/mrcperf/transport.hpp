@@ -13,10 +13,12 @@
 #include <string>
 #include <string_view>
 
-#include "fd.hpp"
+#include "mrc/fd.hpp"
 #include "options.hpp"
 
 namespace mrcperf {
+
+using mrc::Fd;
 
 // A socket address ready for bind()/connect(), and how to print it.
 struct Endpoint {

@@ -10,8 +10,8 @@
 #include <future>
 #include <vector>
 
+#include "mrc/fd.hpp"
 #include "mrcperf/error.hpp"
-#include "mrcperf/fd.hpp"
 #include "mrcperf/io.hpp"
 #include "mrcperf/options.hpp"
 #include "mrcperf/pattern.hpp"
@@ -19,7 +19,7 @@
 
 namespace {
 
-using mrcperf::Fd;
+using mrc::Fd;
 using mrcperf::Hello;
 using mrcperf::Mode;
 using mrcperf::Options;

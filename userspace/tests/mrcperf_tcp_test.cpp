@@ -15,15 +15,15 @@
 #include <thread>
 #include <vector>
 
+#include "mrc/fd.hpp"
 #include "mrcperf/cli.hpp"
 #include "mrcperf/error.hpp"
-#include "mrcperf/fd.hpp"
 #include "mrcperf/options.hpp"
 #include "mrcperf/protocol.hpp"
 
 namespace {
 
-using mrcperf::Fd;
+using mrc::Fd;
 using nlohmann::json;
 
 struct Outcome {

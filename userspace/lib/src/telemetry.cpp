@@ -15,28 +15,10 @@
 #include <tuple>
 
 #include "mrc/error.hpp"
+#include "mrc/fd.hpp"
 
 namespace mrc {
 namespace {
-
-// An owned file descriptor of a pinned map.
-class MapFd {
- public:
-  explicit MapFd(int fd) : fd_(fd) {}
-  MapFd(const MapFd&) = delete;
-  MapFd& operator=(const MapFd&) = delete;
-  MapFd(MapFd&&) = delete;
-  MapFd& operator=(MapFd&&) = delete;
-  ~MapFd() {
-    if (fd_ >= 0) {
-      close(fd_);
-    }
-  }
-  [[nodiscard]] int get() const { return fd_; }
-
- private:
-  int fd_;
-};
 
 auto Fields(const mrc_tm_path_key& k) { return std::tie(k.netns, k.conn, k.ev); }
 auto Fields(const mrc_tm_plane_key& k) { return std::tie(k.netns, k.plane); }
@@ -98,9 +80,9 @@ class PinnedTelemetry final : public TelemetryReader {
   TelemetrySnapshot Read(std::uint32_t netns) override { return reader_.Read(netns); }
 
  private:
-  MapFd paths_;
-  MapFd planes_;
-  MapFd links_;
+  mrc::Fd paths_;
+  mrc::Fd planes_;
+  mrc::Fd links_;
   FdTelemetry reader_;
 };
 

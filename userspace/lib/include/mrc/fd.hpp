@@ -6,7 +6,7 @@
 
 #include <utility>
 
-namespace mrcperf {
+namespace mrc {
 
 class Fd {
  public:
@@ -37,4 +37,4 @@ class Fd {
   int fd_ = -1;
 };
 
-}  // namespace mrcperf
+}  // namespace mrc
