@@ -113,12 +113,15 @@ static struct mrc_tm_config *tm_config(void)
 	cfg_ ? cfg_->field : (dflt);					\
 })
 
-/* Last ACK on any plane of this namespace: a plane is dark only if the
- * others are not. Not pinned (one entry per loader).
+/* [0]: last ACK on any plane of this namespace (a plane is dark only if
+ * the others are not); [1]: when the planes were last judged. Not pinned
+ * (one per loader).
  */
+#define MRC_TM_SCAN_NS	(10ULL * 1000 * 1000)
+
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, 2);
 	__type(key, __u32);
 	__type(value, __u64);
 } mrc_tm_any_ack SEC(".maps");
@@ -359,10 +362,10 @@ SEC("tp_btf/mrc_ack")
 int BPF_PROG(mrc_tm_ack, __u32 netns, __u32 conn,
 	     const struct mrc_core_trace_info *info)
 {
-	__u32 rtt = info->rtt_us, ev = info->ev, zero = 0;
+	__u32 rtt = info->rtt_us, ev = info->ev, zero = 0, scan_slot = 1;
 	struct mrc_tm_path *path;
 	struct mrc_tm_plane *pl;
-	__u64 *any_ack;
+	__u64 *any_ack, *last_scan;
 
 	if (netns != filter_netns)
 		return 0;
@@ -380,7 +383,14 @@ int BPF_PROG(mrc_tm_ack, __u32 netns, __u32 conn,
 	any_ack = bpf_map_lookup_elem(&mrc_tm_any_ack, &zero);
 	if (any_ack)
 		*any_ack = path->last_ack_ns;
-	scan_planes(path->last_ack_ns);
+	/* Judging the planes costs a lookup each: at most every 10 ms,
+	 * not on every ACK.
+	 */
+	last_scan = bpf_map_lookup_elem(&mrc_tm_any_ack, &scan_slot);
+	if (last_scan && path->last_ack_ns - *last_scan >= MRC_TM_SCAN_NS) {
+		*last_scan = path->last_ack_ns;
+		scan_planes(path->last_ack_ns);
+	}
 	if (rtt) {
 		__sync_fetch_and_add(&pl->rtt_samples, 1);
 		__sync_fetch_and_add(&pl->rtt_sum_us, rtt);
