@@ -303,5 +303,29 @@ shutdown() {
 }
 mrc_lib_check "SIGTERM: mrcd exits 0, no program, tc filter or pin left" shutdown
 
+# Not root: user nobody with only the capabilities mrcd.service grants.
+unprivileged() {
+	local pid i rc owner
+	chmod 0755 "$work" && chmod 0644 "$work/mrcd.conf"  # nobody reads it
+	nsenter --net="/run/netns/$(topo_ns a)" setpriv --reuid=65534 --regid=65534 \
+		--clear-groups --inh-caps=+net_admin,+bpf,+perfmon,+sys_admin \
+		--ambient-caps=+net_admin,+bpf,+perfmon,+sys_admin \
+		"$MRCD" --config "$work/mrcd.conf" 2> "$work/unpriv.log" &
+	pid=$!
+	for ((i = 0; i < 100; i++)); do
+		grep -q 'msg=ready' "$work/unpriv.log" && break
+		kill -0 "$pid" 2> /dev/null || break
+		sleep 0.2
+	done
+	owner=$(stat -c %U "$PINS/mrc_paths" 2> /dev/null)
+	kill -TERM "$pid" 2> /dev/null
+	wait "$pid"
+	rc=$?
+	echo "# as $(id -un 65534): pins owned by ${owner:-nobody at all}, exit status $rc"
+	grep -q 'msg=ready' "$work/unpriv.log" || sed 's/^/# /' "$work/unpriv.log"
+	[ "$owner" = "$(id -un 65534)" ] && [ "$rc" = 0 ] && [ ! -e "$PINS/mrc_paths" ]
+}
+mrc_lib_check "mrcd runs as nobody with CAP_NET_ADMIN, CAP_BPF, CAP_PERFMON, CAP_SYS_ADMIN" unprivileged
+
 topo_cleanup
 mrc_lib_check "module unused again after the telemetry tests" mrc_dp_module_unused

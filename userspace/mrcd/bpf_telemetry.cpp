@@ -25,7 +25,7 @@ constexpr const char* kBpffs = "/sys/fs/bpf";
   const int e = err < 0 ? -err : err;
   std::string text = what + ": " + std::strerror(e);
   if (e == EPERM || e == EACCES) {
-    text += " (needs CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN)";
+    text += " (needs CAP_BPF, CAP_PERFMON, CAP_NET_ADMIN and, on 6.1, CAP_SYS_ADMIN)";
   }
   throw mrc::Error(text);
 }
