@@ -147,11 +147,8 @@ plane_tx() { paths "$1" | jq "[.[] | select(.plane $2 1) | .stats.TxPkts] | add"
 ev_spread_and_dead_plane() {
 	local spid cpid id unused dead0 dead1 live0 live1 ok=1
 	port=$((port + 1))
-	ip netns exec "$(topo_ns b)" "$MRCPERF" -s -1 -p "$port" > /dev/null &
-	spid=$!
-	sleep 0.3
-	ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" -p "$port" -t 30 > /dev/null &
-	cpid=$!
+	mrc_dp_background "$port" 30
+	spid=$MRC_DP_SPID cpid=$MRC_DP_CPID
 	sleep 3
 	id=$(topo_exec a "$MRCCTL" -j conn show | jq ".[] | select(.\"peer-port\" == $port) | .id")
 	unused=$(paths "$id" | jq '[.[] | select(.stats.TxPkts == 0)] | length')

@@ -150,11 +150,8 @@ conn_id() {
 counters_match() {
 	local spid cpid id kernel bpf ok=1 field kf bf
 	port=$((port + 1))
-	ip netns exec "$(topo_ns b)" "$MRCPERF" -s -1 -p "$port" > /dev/null &
-	spid=$!
-	sleep 0.3
-	ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" -p "$port" -t 30 > /dev/null &
-	cpid=$!
+	mrc_dp_background "$port" 30
+	spid=$MRC_DP_SPID cpid=$MRC_DP_CPID
 	sleep 4
 	id=$(conn_id "$port")
 	# Freeze the sender and let its send buffer drain, so that both

@@ -40,3 +40,15 @@ mrc_dp_module_unused() {
 	echo "# mrc.ko still has $(cat /sys/module/mrc/refcnt) users"
 	return 1
 }
+
+# A transfer left running: server on host b, client on host a sending to
+# $PEER:$1 for $2 seconds, output discarded. Sets MRC_DP_SPID and
+# MRC_DP_CPID (the mrcperf processes themselves: ip netns exec execs).
+# shellcheck disable=SC2034 # MRC_DP_*PID are for the caller
+mrc_dp_background() {
+	ip netns exec "$(topo_ns b)" "$MRCPERF" -s -1 -p "$1" > /dev/null &
+	MRC_DP_SPID=$!
+	sleep 0.3
+	ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" -p "$1" -t "$2" > /dev/null &
+	MRC_DP_CPID=$!
+}
