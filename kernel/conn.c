@@ -10,6 +10,7 @@
 
 #include "protocol.h"
 #include "conn.h"
+#include "offload.h"
 #include "plane.h"
 
 static struct workqueue_struct *mrc_conn_wq;
@@ -38,6 +39,7 @@ static void mrc_conn_free_rcu(struct rcu_head *head)
 {
 	struct mrc_conn *conn = container_of(head, struct mrc_conn, rcu);
 
+	kfree(rcu_dereference_protected(conn->offload, 1));
 	kfree(conn);
 }
 
@@ -137,6 +139,7 @@ void mrc_conn_kill(struct mrc_conn *conn)
 	/* Nothing can arm the timer once the core is gone. */
 	hrtimer_cancel(&conn->timer);
 	mrc_core_destroy(core);
+	mrc_offload_conn_release(conn);
 	skb_queue_purge(&conn->rx_partial);
 	/* A kill still waiting (a lingering orphan) has nothing left to do. */
 	if (cancel_delayed_work(&conn->kill_work))

@@ -29,6 +29,7 @@
 
 #include "core/mrc_core.h"
 
+struct mrc_conn_offload;
 struct mrc_net;
 struct sock;
 
@@ -48,6 +49,8 @@ struct mrc_conn {
 	struct delayed_work	kill_work;
 	/* seqpacket: segments of the message being received (under @lock) */
 	struct sk_buff_head	rx_partial;
+	/* bindings to offload devices (offload.h); NULL until the first */
+	struct mrc_conn_offload __rcu *offload;
 
 	/* what the control plane shows; fixed after the handshake */
 	u8			state;		/* enum mrc_conn_state */

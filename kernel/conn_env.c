@@ -38,9 +38,9 @@ static int mrc_env_xmit(void *ctx, u32 plane, u32 ev, const void *hdr,
 	struct mrc_conn *conn = ctx;
 
 	/* A read-only query of the calling core: safe inside a callback. */
-	return mrc_udp_xmit(conn->mn, plane,
-			    mrc_core_peer_plane(conn->core, plane), ev, hdr,
-			    hdr_len, payload, payload_len);
+	return mrc_udp_xmit_conn(conn, plane,
+				 mrc_core_peer_plane(conn->core, plane), ev,
+				 hdr, hdr_len, payload, payload_len);
 }
 
 static int mrc_env_deliver(void *ctx, const void *data, u32 len, u32 flags)

@@ -7,6 +7,7 @@
 
 #include <linux/module.h>
 
+#include "offload.h"
 #include "protocol.h"
 #include "conn.h"
 #include "plane.h"
@@ -26,9 +27,13 @@ static int __init mrc_init(void)
 		return -EINVAL;
 	}
 
-	err = mrc_conn_init();
+	err = mrc_offload_init();
 	if (err)
 		return err;
+
+	err = mrc_conn_init();
+	if (err)
+		goto err_offload;
 
 	err = mrc_pernet_init();
 	if (err)
@@ -58,6 +63,8 @@ err_pernet:
 	mrc_pernet_exit();
 err_conn:
 	mrc_conn_exit();
+err_offload:
+	mrc_offload_exit();
 	return err;
 }
 
@@ -70,6 +77,8 @@ static void __exit mrc_exit(void)
 	mrc_pernet_exit();
 	/* Drains connection kills still queued. */
 	mrc_conn_exit();
+	/* Drains offload set-ups still queued. */
+	mrc_offload_exit();
 	/* Planes, profiles and connections are freed by RCU callbacks here. */
 	rcu_barrier();
 }

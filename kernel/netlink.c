@@ -25,6 +25,10 @@ static struct netlink_range_validation mrc_ppm_unit_range = {
 };
 
 /* Settable attributes only: reply-only ones are rejected (strict). */
+const struct nla_policy mrc_offload_policy[MRC_OFFLOAD_ATTR_MAX + 1] = {
+	[MRC_OFFLOAD_ATTR_MODE]	 = NLA_POLICY_MAX(NLA_U8, MRC_OFFLOAD_ON),
+};
+
 const struct nla_policy mrc_plane_policy[MRC_PLANE_ATTR_MAX + 1] = {
 	[MRC_PLANE_ATTR_ID]	 = NLA_POLICY_MAX(NLA_U32, MRC_MAX_PLANES - 1),
 	[MRC_PLANE_ATTR_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
@@ -34,6 +38,7 @@ const struct nla_policy mrc_plane_policy[MRC_PLANE_ATTR_MAX + 1] = {
 	[MRC_PLANE_ATTR_STATE]	 = NLA_POLICY_MAX(NLA_U8, MRC_PLANE_STATE_DENIED),
 	[MRC_PLANE_ATTR_WEIGHT]	 = NLA_POLICY_RANGE(NLA_U32, 1, MRC_PLANE_WEIGHT_MAX),
 	[MRC_PLANE_ATTR_MTU]	 = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_mtu_range),
+	[MRC_PLANE_ATTR_OFFLOAD] = NLA_POLICY_NESTED(mrc_offload_policy),
 };
 
 static const struct nla_policy mrc_ev_policy[MRC_EV_ATTR_MAX + 1] = {
@@ -194,9 +199,9 @@ static int mrc_nl_info_get_doit(struct sk_buff *skb, struct genl_info *info)
 }
 
 /* Build and send one event; @fill adds the object nest. */
-static void mrc_nl_event(struct mrc_net *mn, u8 event, u8 reason,
-			 int (*fill)(struct sk_buff *skb, const void *obj),
-			 const void *obj)
+void mrc_nl_event_obj(struct mrc_net *mn, u8 event, u8 reason,
+		      int (*fill)(struct sk_buff *skb, const void *obj),
+		      const void *obj)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -225,7 +230,7 @@ static int mrc_nl_event_fill_plane(struct sk_buff *skb, const void *obj)
 void mrc_nl_event_plane(struct mrc_net *mn, u8 event,
 			const struct mrc_plane *pl, u8 reason)
 {
-	mrc_nl_event(mn, event, reason, mrc_nl_event_fill_plane, pl);
+	mrc_nl_event_obj(mn, event, reason, mrc_nl_event_fill_plane, pl);
 }
 
 static int mrc_nl_event_fill_ev_profile(struct sk_buff *skb, const void *obj)
@@ -235,7 +240,7 @@ static int mrc_nl_event_fill_ev_profile(struct sk_buff *skb, const void *obj)
 
 void mrc_nl_event_ev_profile(struct mrc_net *mn, const struct mrc_ev_profile *p)
 {
-	mrc_nl_event(mn, MRC_EVENT_PROFILE_STATE, MRC_REASON_ADMIN,
+	mrc_nl_event_obj(mn, MRC_EVENT_PROFILE_STATE, MRC_REASON_ADMIN,
 		     mrc_nl_event_fill_ev_profile, p);
 }
 
@@ -246,7 +251,7 @@ static int mrc_nl_event_fill_cc_profile(struct sk_buff *skb, const void *obj)
 
 void mrc_nl_event_cc_profile(struct mrc_net *mn, const struct mrc_cc_profile *p)
 {
-	mrc_nl_event(mn, MRC_EVENT_PROFILE_STATE, MRC_REASON_ADMIN,
+	mrc_nl_event_obj(mn, MRC_EVENT_PROFILE_STATE, MRC_REASON_ADMIN,
 		     mrc_nl_event_fill_cc_profile, p);
 }
 
@@ -280,7 +285,7 @@ void mrc_nl_event_ev_state(struct mrc_net *mn, u32 profile_id,
 {
 	struct mrc_nl_ev_event e = { .profile_id = profile_id, .ev = ev };
 
-	mrc_nl_event(mn, MRC_EVENT_EV_STATE, MRC_REASON_ADMIN,
+	mrc_nl_event_obj(mn, MRC_EVENT_EV_STATE, MRC_REASON_ADMIN,
 		     mrc_nl_event_fill_ev, &e);
 }
 

@@ -20,6 +20,7 @@ struct mrc_conn;
 extern struct genl_family mrc_genl_family;
 
 /* Policies of the object nests (netlink.c). */
+extern const struct nla_policy mrc_offload_policy[MRC_OFFLOAD_ATTR_MAX + 1];
 extern const struct nla_policy mrc_plane_policy[MRC_PLANE_ATTR_MAX + 1];
 extern const struct nla_policy mrc_ev_profile_policy[MRC_EV_PROFILE_ATTR_MAX + 1];
 extern const struct nla_policy mrc_cc_profile_policy[MRC_CC_PROFILE_ATTR_MAX + 1];
@@ -29,6 +30,9 @@ extern const struct nla_policy mrc_path_policy[MRC_PATH_ATTR_MAX + 1];
 /* Fill one object nest; -EMSGSIZE when @skb is full. */
 int mrc_nl_fill_plane(struct sk_buff *skb, const struct mrc_plane *pl,
 		      bool with_stats);
+/* A plane in an offload event, mrc_offload_lock held (offload.c). */
+int mrc_nl_fill_plane_note(struct sk_buff *skb, const struct mrc_plane *pl,
+			   const char *hook, int err);
 int mrc_nl_fill_ev_profile(struct sk_buff *skb, const struct mrc_ev_profile *p,
 			   bool with_evs);
 int mrc_nl_fill_cc_profile(struct sk_buff *skb, const struct mrc_cc_profile *p);
@@ -50,6 +54,10 @@ int mrc_nl_put_stat(struct sk_buff *skb, const char *name, u64 value);
 int mrc_nl_parse_nest(struct genl_info *info, int type, int maxtype,
 		      const struct nla_policy *policy, struct nlattr **tb);
 
+/* One event whose object nest @fill adds; process context. */
+void mrc_nl_event_obj(struct mrc_net *mn, u8 event, u8 reason,
+		      int (*fill)(struct sk_buff *skb, const void *obj),
+		      const void *obj);
 /* Events to the "events" group of @mn's netns; called with mn->lock held. */
 void mrc_nl_event_plane(struct mrc_net *mn, u8 event,
 			const struct mrc_plane *pl, u8 reason);

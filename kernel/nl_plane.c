@@ -11,9 +11,12 @@
 #include "protocol.h"
 #include "plane.h"
 #include "netlink.h"
+#include "offload.h"
 
-int mrc_nl_fill_plane(struct sk_buff *skb, const struct mrc_plane *pl,
-		      bool with_stats)
+/* The plane nest; @note, if any, names an offload failure (events). */
+static int mrc_nl_fill_plane_with(struct sk_buff *skb,
+				  const struct mrc_plane *pl, bool with_stats,
+				  const struct mrc_offload_note *note)
 {
 	const struct mrc_plane_addr *a;
 	struct nlattr *nest, *stats;
@@ -38,6 +41,9 @@ int mrc_nl_fill_plane(struct sk_buff *skb, const struct mrc_plane *pl,
 		goto err_cancel;
 	}
 	rcu_read_unlock();
+	if (note ? __mrc_offload_fill(skb, pl, false, note->hook, note->err) :
+		   mrc_offload_fill(skb, pl, with_stats))
+		goto err_cancel;
 
 	if (with_stats) {
 		stats = nla_nest_start(skb, MRC_PLANE_ATTR_STATS);
@@ -55,6 +61,42 @@ int mrc_nl_fill_plane(struct sk_buff *skb, const struct mrc_plane *pl,
 err_cancel:
 	nla_nest_cancel(skb, nest);
 	return -EMSGSIZE;
+}
+
+int mrc_nl_fill_plane(struct sk_buff *skb, const struct mrc_plane *pl,
+		      bool with_stats)
+{
+	return mrc_nl_fill_plane_with(skb, pl, with_stats, NULL);
+}
+
+int mrc_nl_fill_plane_note(struct sk_buff *skb, const struct mrc_plane *pl,
+			   const char *hook, int err)
+{
+	const struct mrc_offload_note note = { .hook = hook, .err = err };
+
+	return mrc_nl_fill_plane_with(skb, pl, false, &note);
+}
+
+/* The OFFLOAD nest of a request: its mode (validated by the policy). */
+static int mrc_nl_plane_offload_cfg(struct genl_info *info, struct nlattr **tb,
+				    struct mrc_plane_cfg *cfg)
+{
+	struct nlattr *otb[MRC_OFFLOAD_ATTR_MAX + 1];
+	struct nlattr *nest = tb[MRC_PLANE_ATTR_OFFLOAD];
+	int err;
+
+	if (!nest)
+		return 0;
+	err = nla_parse_nested(otb, MRC_OFFLOAD_ATTR_MAX, nest,
+			       mrc_offload_policy, info->extack);
+	if (err)
+		return err;
+	if (MRC_NL_REQUIRE(info->extack, nest, otb, MRC_OFFLOAD_ATTR_MODE,
+			   "offload: missing mode"))
+		return -EINVAL;
+	cfg->offload_mode = nla_get_u8(otb[MRC_OFFLOAD_ATTR_MODE]);
+	cfg->set_offload = true;
+	return 0;
 }
 
 /* Request attributes -> plane settings, with checks policies cannot do. */
@@ -118,7 +160,7 @@ static int mrc_nl_plane_cfg(struct genl_info *info, struct nlattr **tb,
 		}
 		cfg->set_mtu = true;
 	}
-	return 0;
+	return mrc_nl_plane_offload_cfg(info, tb, cfg);
 }
 
 static struct sk_buff *mrc_nl_plane_reply(struct genl_info *info,

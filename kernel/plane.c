@@ -15,6 +15,7 @@
 #include "plane.h"
 #include "netlink.h"
 #include "conn.h"
+#include "offload.h"
 
 static const char * const mrc_plane_mib_names[MRC_PLANE_MIB_MAX] = {
 	[MRC_PLANE_MIB_TXPKTS]		= "PlaneTxPkts",
@@ -23,6 +24,13 @@ static const char * const mrc_plane_mib_names[MRC_PLANE_MIB_MAX] = {
 	[MRC_PLANE_MIB_RXBYTES]		= "PlaneRxBytes",
 	[MRC_PLANE_MIB_RXDROP]		= "PlaneRxDrop",
 	[MRC_PLANE_MIB_LINKDOWN]	= "PlaneLinkDown",
+	[MRC_PLANE_MIB_OFFLOAD_TXPKTS]	= "OffloadTxPkts",
+	[MRC_PLANE_MIB_OFFLOAD_TXFALLBACK] = "OffloadTxFallback",
+	[MRC_PLANE_MIB_OFFLOAD_RXPKTS]	= "OffloadRxPkts",
+	[MRC_PLANE_MIB_OFFLOAD_CONNS]	= "OffloadConns",
+	[MRC_PLANE_MIB_OFFLOAD_CONNFAIL] = "OffloadConnFail",
+	[MRC_PLANE_MIB_OFFLOAD_FALLBACKS] = "OffloadFallbacks",
+	[MRC_PLANE_MIB_OFFLOAD_ERRORS]	= "OffloadErrors",
 };
 
 const char *mrc_plane_mib_name(int field)
@@ -177,6 +185,8 @@ static struct mrc_plane *mrc_plane_alloc(struct net_device *dev,
 	pl->port = cfg->set_port ? cfg->port : MRC_DEFAULT_UDP_PORT;
 	pl->weight = cfg->set_weight ? cfg->weight : MRC_PLANE_WEIGHT_DEFAULT;
 	pl->mtu = cfg->set_mtu ? cfg->mtu : 0;
+	pl->offload_mode = cfg->set_offload ? cfg->offload_mode :
+			   MRC_OFFLOAD_AUTO;
 	pl->link = mrc_plane_link_of(dev);
 	pl->dev = dev;
 	netdev_hold(dev, &pl->dev_tracker, GFP_KERNEL);
@@ -226,6 +236,9 @@ int __mrc_plane_add(struct mrc_net *mn, const struct mrc_plane_cfg *cfg,
 	err = mrc_plane_check_mtu(cfg, dev, extack);
 	if (err)
 		return err;
+	err = mrc_offload_plane_check(dev, cfg, extack);
+	if (err)
+		return err;
 	id = mrc_plane_pick_id(mn, cfg, extack);
 	if (id < 0)
 		return id;
@@ -242,6 +255,7 @@ int __mrc_plane_add(struct mrc_net *mn, const struct mrc_plane_cfg *cfg,
 		return err;
 	}
 	rcu_assign_pointer(mn->planes[id], pl);
+	mrc_offload_plane_apply(pl);
 	*out = pl;
 	return 0;
 }
@@ -262,6 +276,9 @@ int __mrc_plane_set(struct mrc_net *mn, struct mrc_plane *pl,
 	if (err)
 		return err;
 	err = mrc_plane_check_mtu(cfg, pl->dev, extack);
+	if (err)
+		return err;
+	err = mrc_offload_plane_check(pl->dev, cfg, extack);
 	if (err)
 		return err;
 
@@ -292,6 +309,9 @@ int __mrc_plane_set(struct mrc_net *mn, struct mrc_plane *pl,
 		WRITE_ONCE(pl->weight, cfg->weight);
 	if (cfg->set_mtu)
 		WRITE_ONCE(pl->mtu, cfg->mtu);
+	if (cfg->set_offload)
+		WRITE_ONCE(pl->offload_mode, cfg->offload_mode);
+	mrc_offload_plane_apply(pl);
 	if (was_usable != mrc_plane_usable(pl))
 		mrc_conn_plane_changed(mn, pl->id, !was_usable);
 	return 0;
@@ -302,6 +322,8 @@ void __mrc_plane_del(struct mrc_net *mn, struct mrc_plane *pl)
 {
 	lockdep_assert_held(&mn->lock);
 	RCU_INIT_POINTER(mn->planes[pl->id], NULL);
+	/* After the unpublish: see mrc_offload_plane_of(). */
+	mrc_offload_plane_del(pl);
 	mrc_udp_close(&pl->socks);
 	mrc_conn_plane_changed(mn, pl->id, false);
 	call_rcu(&pl->rcu, mrc_plane_free_rcu);

@@ -14,6 +14,7 @@
 #include "udp.h"
 
 struct mrc_net;
+struct mrc_offload_dev;
 struct netlink_ext_ack;
 
 /* Local addresses, swapped whole under RCU so readers never see a mix. */
@@ -33,6 +34,14 @@ enum mrc_plane_mib_field {
 	MRC_PLANE_MIB_RXBYTES,		/* bytes received on this plane */
 	MRC_PLANE_MIB_RXDROP,		/* received packets dropped */
 	MRC_PLANE_MIB_LINKDOWN,		/* times the netdev went down */
+	MRC_PLANE_MIB_OFFLOAD_TXPKTS,	/* packets the offload device sent */
+	MRC_PLANE_MIB_OFFLOAD_TXFALLBACK, /* ... refused: sent in software */
+	MRC_PLANE_MIB_OFFLOAD_RXPKTS,	/* packets the device handed up */
+	MRC_PLANE_MIB_OFFLOAD_CONNS,	/* connections set up on the device */
+	MRC_PLANE_MIB_OFFLOAD_CONNFAIL,	/* ... whose set-up failed: software */
+	MRC_PLANE_MIB_OFFLOAD_FALLBACKS, /* connections moved back to software
+					  * (error, reset, unbind, mode off) */
+	MRC_PLANE_MIB_OFFLOAD_ERRORS,	/* hook failures and error reports */
 	__MRC_PLANE_MIB_MAX
 };
 
@@ -52,6 +61,9 @@ struct mrc_plane_mib {
  * @port:	local UDP port
  * @weight:	share of traffic relative to other planes
  * @mtu:	0 to follow @dev, else the MTU MRC uses
+ * @offload_mode: enum mrc_offload_mode
+ * @offload:	the offload device serving the plane, or NULL; written
+ *		under mrc_offload_lock (offload.h)
  * @mib:	per-cpu counters
  * @socks:	UDP sockets bound to @port on @dev; replaced under
  *		mrc_net.lock, their user data (this plane) read by RX under RCU
@@ -70,6 +82,8 @@ struct mrc_plane {
 	u16				port;
 	u32				weight;
 	u32				mtu;
+	u8				offload_mode;
+	struct mrc_offload_dev __rcu	*offload;
 	struct mrc_plane_mib __percpu	*mib;
 	struct mrc_udp_socks		socks;
 	struct rcu_head			rcu;
@@ -85,8 +99,9 @@ struct mrc_plane_cfg {
 	u8		state;
 	u32		weight;
 	u32		mtu;
+	u8		offload_mode;
 	bool		set_id, set_addr4, set_addr6, set_port, set_state,
-			set_weight, set_mtu;
+			set_weight, set_mtu, set_offload;
 	struct nlattr	**tb;	/* request attributes, to name the bad one */
 };
 

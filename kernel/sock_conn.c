@@ -10,6 +10,7 @@
 #include <net/route.h>
 #include <net/sock.h>
 
+#include "offload.h"
 #include "protocol.h"
 #include "conn.h"
 #include "netlink.h"
@@ -485,8 +486,10 @@ void mrc_sock_notify(struct mrc_conn *conn, int note, u32 arg)
 		WRITE_ONCE(sk->sk_state, TCP_ESTABLISHED);
 		sk->sk_state_change(sk);
 		mrc_nl_event_conn(conn, MRC_EVENT_CONN_ESTABLISHED, 0);
+		mrc_offload_conn_established(conn);
 		break;
 	case MRC_NOTE_EV_STATE:
+		mrc_offload_conn_ev_changed(conn, arg);
 		mrc_nl_event_conn_ev(conn, arg);
 		break;
 	case MRC_NOTE_WRITABLE:

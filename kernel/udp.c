@@ -17,6 +17,7 @@
 #include <net/udp.h>
 #include <net/udp_tunnel.h>
 
+#include "offload.h"
 #include "protocol.h"
 #include "conn.h"
 #include "plane.h"
@@ -94,18 +95,19 @@ static void mrc_udp_reset(struct mrc_net *mn, struct mrc_plane *pl,
 		mrc_mib_inc(mn->net, MRC_MIB_TXRSTNOCONN);
 }
 
-/* UDP encap_rcv: softirq, RCU held, checksum verified, data at UDP header. */
-static int mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
+/*
+ * mrc_udp_input - one received packet of plane @pl: parse it, hand it to
+ * its connection or listener, count it. Softirq, RCU held, checksum
+ * verified, data at the UDP header; consumes @skb. From the UDP socket or
+ * from an offload device's RX hand-off.
+ */
+void mrc_udp_input(struct mrc_plane *pl, struct sk_buff *skb, bool ce)
 {
-	struct mrc_plane *pl = rcu_dereference_sk_user_data(sk);
-	struct mrc_net *mn;
+	struct mrc_net *mn = mrc_pernet(dev_net(pl->dev));
 	struct mrc_pkt pkt;
 	int reason;
 	u32 len;
 
-	if (!pl)
-		goto drop;
-	mn = mrc_pernet(sock_net(sk));
 	if (skb_linearize(skb)) {
 		reason = MRC_DROP_NO_BUFFER;
 		goto count;
@@ -117,20 +119,30 @@ static int mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	if (pkt.type == MRC_PKT_SYN) {
 		reason = mrc_listen_syn(mn, pl->id, &pkt);
 	} else {
-		reason = mrc_udp_to_conn(mn, &pkt, pl->id, mrc_udp_ce(skb));
+		reason = mrc_udp_to_conn(mn, &pkt, pl->id, ce);
 		if (reason == MRC_DROP_NO_CONN)
 			mrc_udp_reset(mn, pl, skb, &pkt);
 	}
 count:
 	if (reason) {
 		mrc_udp_plane_inc(pl, MRC_PLANE_MIB_RXDROP, 1);
-		mrc_mib_inc(sock_net(sk), MRC_MIB_RXDROP_FIRST + reason);
+		mrc_mib_inc(mn->net, MRC_MIB_RXDROP_FIRST + reason);
 	} else {
 		mrc_udp_plane_inc(pl, MRC_PLANE_MIB_RXPKTS, 1);
 		mrc_udp_plane_inc(pl, MRC_PLANE_MIB_RXBYTES, skb->len);
 	}
-drop:
 	consume_skb(skb);
+}
+
+/* UDP encap_rcv: softirq, RCU held, checksum verified, data at UDP header. */
+static int mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	struct mrc_plane *pl = rcu_dereference_sk_user_data(sk);
+
+	if (pl)
+		mrc_udp_input(pl, skb, mrc_udp_ce(skb));
+	else
+		consume_skb(skb);
 	return 0;
 }
 
@@ -157,6 +169,19 @@ static int mrc_udp_xmit4(struct net *net, struct mrc_plane *pl, __be32 saddr,
 			    htons(IP_DF), htons(ev), htons(peer->udp_port),
 			    false, false);
 	return 0;
+}
+
+/* IPv4: the offload device first, when @conn has one on @pl. */
+static int mrc_udp_xmit4_any(struct mrc_conn *conn, struct mrc_plane *pl,
+			     __be32 saddr, const struct mrc_core_plane *peer,
+			     u32 ev, u8 ecn, struct sk_buff *skb)
+{
+	struct mrc_offload_binding *b;
+
+	b = conn ? mrc_offload_tx_binding(conn, pl->id) : NULL;
+	if (b && !mrc_offload_xmit(b, pl, skb, saddr, peer, ev, ecn))
+		return 0;
+	return mrc_udp_xmit4(dev_net(pl->dev), pl, saddr, peer, ev, ecn, skb);
 }
 
 static int mrc_udp_xmit6(struct net *net, struct mrc_plane *pl,
@@ -187,12 +212,14 @@ static int mrc_udp_xmit6(struct net *net, struct mrc_plane *pl,
 }
 
 /*
- * mrc_udp_xmit - send one MRC packet on our plane @plane to @peer, with
- * UDP source port @ev. Any context with BHs off.
+ * __mrc_udp_xmit - send one MRC packet on our plane @plane to @peer, with
+ * UDP source port @ev; through @conn's offload device on that plane when
+ * it has one and takes the packet. Any context with BHs off.
  */
-int mrc_udp_xmit(struct mrc_net *mn, u32 plane,
-		 const struct mrc_core_plane *peer, u32 ev, const void *hdr,
-		 u32 hdr_len, const void *payload, u32 payload_len)
+static int __mrc_udp_xmit(struct mrc_net *mn, struct mrc_conn *conn,
+			  u32 plane, const struct mrc_core_plane *peer, u32 ev,
+			  const void *hdr, u32 hdr_len, const void *payload,
+			  u32 payload_len)
 {
 	u32 room = LL_MAX_HEADER + sizeof(struct ipv6hdr) +
 		   sizeof(struct udphdr);
@@ -225,7 +252,7 @@ int mrc_udp_xmit(struct mrc_net *mn, u32 plane,
 	a = rcu_dereference(pl->addr);
 	saddr4 = a->has_addr4 ? a->addr4 : 0;
 	if (peer->flags & MRC_PLANE_F_V4)
-		err = mrc_udp_xmit4(mn->net, pl, saddr4, peer, ev, ecn, skb);
+		err = mrc_udp_xmit4_any(conn, pl, saddr4, peer, ev, ecn, skb);
 	else if ((peer->flags & MRC_PLANE_F_V6) && a->has_addr6)
 		err = mrc_udp_xmit6(mn->net, pl, &a->addr6, peer, ev, ecn,
 				    skb);
@@ -243,6 +270,25 @@ out:
 	if (err)
 		mrc_mib_inc(mn->net, MRC_MIB_TXERR);
 	return err;
+}
+
+/* A packet of no connection (RST, SYN answers): software only. */
+int mrc_udp_xmit(struct mrc_net *mn, u32 plane,
+		 const struct mrc_core_plane *peer, u32 ev, const void *hdr,
+		 u32 hdr_len, const void *payload, u32 payload_len)
+{
+	return __mrc_udp_xmit(mn, NULL, plane, peer, ev, hdr, hdr_len,
+			      payload, payload_len);
+}
+
+/* A packet of @conn: its offload device, if any, may send it. */
+int mrc_udp_xmit_conn(struct mrc_conn *conn, u32 plane,
+		      const struct mrc_core_plane *peer, u32 ev,
+		      const void *hdr, u32 hdr_len, const void *payload,
+		      u32 payload_len)
+{
+	return __mrc_udp_xmit(conn->mn, conn, plane, peer, ev, hdr, hdr_len,
+			      payload, payload_len);
 }
 
 static int mrc_udp_sock(struct net *net, struct mrc_plane *pl, int family,

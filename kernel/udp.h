@@ -5,10 +5,12 @@
 
 #include <linux/types.h>
 
+struct mrc_conn;
 struct mrc_core_plane;
 struct mrc_net;
 struct mrc_plane;
 struct net;
+struct sk_buff;
 struct socket;
 
 /* A plane's kernel UDP sockets; v6 is NULL where IPv6 is off. */
@@ -23,5 +25,10 @@ void mrc_udp_close(struct mrc_udp_socks *socks);
 int mrc_udp_xmit(struct mrc_net *mn, u32 plane,
 		 const struct mrc_core_plane *peer, u32 ev, const void *hdr,
 		 u32 hdr_len, const void *payload, u32 payload_len);
+int mrc_udp_xmit_conn(struct mrc_conn *conn, u32 plane,
+		      const struct mrc_core_plane *peer, u32 ev,
+		      const void *hdr, u32 hdr_len, const void *payload,
+		      u32 payload_len);
+void mrc_udp_input(struct mrc_plane *pl, struct sk_buff *skb, bool ce);
 
 #endif /* __MRC_UDP_H */

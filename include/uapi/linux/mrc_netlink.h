@@ -76,6 +76,8 @@ enum mrc_event {
 	MRC_EVENT_EV_STATE,		/* PATH (profile or connection EV) */
 	MRC_EVENT_CONN_ESTABLISHED,	/* CONN */
 	MRC_EVENT_CONN_CLOSED,		/* CONN, REASON */
+	MRC_EVENT_OFFLOAD,		/* PLANE (with OFFLOAD), REASON: the
+					 * plane's offload changed state */
 
 	__MRC_EVENT_MAX
 };
@@ -89,6 +91,13 @@ enum mrc_event_reason {
 	MRC_REASON_NETDEV_GONE,	/* the netdev was unregistered or moved */
 	MRC_REASON_PEER,	/* the peer closed or reset */
 	MRC_REASON_TIMEOUT,	/* retries exhausted */
+	MRC_REASON_OFFLOAD_ATTACH,	/* an offload driver took the plane */
+	MRC_REASON_OFFLOAD_ERROR,	/* a hook failed or the driver reported
+					 * an error: connections fell back to
+					 * software */
+	MRC_REASON_OFFLOAD_RESET,	/* the device reset: its connections
+					 * fell back to software */
+	MRC_REASON_OFFLOAD_GONE,	/* the driver unregistered (unbind) */
 };
 
 enum mrc_attr {
@@ -166,11 +175,76 @@ enum mrc_plane_attr {
 	MRC_PLANE_ATTR_MTU,		/* u32: 0 or MTU_MIN .. MTU_MAX */
 	MRC_PLANE_ATTR_STATS,		/* nest: enum mrc_stats_attr, reply only */
 	MRC_PLANE_ATTR_PAD,
+	MRC_PLANE_ATTR_OFFLOAD,		/* nest: enum mrc_offload_attr; requests
+					 * carry MODE only */
 
 	__MRC_PLANE_ATTR_MAX
 };
 
 #define MRC_PLANE_ATTR_MAX (__MRC_PLANE_ATTR_MAX - 1)
+
+/*
+ * Offload of a plane to its NIC. A driver registers offload ops for a
+ * netdev (include/net/mrc_offload.h); a plane on that netdev then sets up
+ * its connections on the device unless its mode is OFF. Whatever the
+ * device cannot do, refuses or loses falls back to the software path.
+ * Documented in Documentation/offload.rst.
+ */
+enum mrc_offload_mode {
+	MRC_OFFLOAD_AUTO,	/* offload when a driver offers it (default) */
+	MRC_OFFLOAD_OFF,	/* software only */
+	MRC_OFFLOAD_ON,		/* offload required: setting it on a netdev
+				 * without an offload driver is refused */
+};
+
+enum mrc_offload_state {
+	MRC_OFFLOAD_STATE_NONE,		/* software: no driver, or mode OFF */
+	MRC_OFFLOAD_STATE_ACTIVE,	/* new connections go to the device */
+	MRC_OFFLOAD_STATE_FAILED,	/* the device reported an error: software
+					 * until the driver reports a reset */
+};
+
+/* What a device can do (MRC_OFFLOAD_ATTR_FEATURES). */
+enum mrc_offload_feature {
+	MRC_OFFLOAD_F_TX	= 1 << 0,	/* takes MRC packets to encapsulate
+						 * and send (TX hand-off) */
+	MRC_OFFLOAD_F_RX	= 1 << 1,	/* steers received MRC packets to
+						 * MRC (RX hand-off) */
+	MRC_OFFLOAD_F_ACK_GEN	= 1 << 2,	/* generates ACKs */
+	MRC_OFFLOAD_F_NACK_GEN	= 1 << 3,	/* generates NACKs for trimmed
+						 * packets */
+	MRC_OFFLOAD_F_TRIM	= 1 << 4,	/* understands trimmed packets */
+	MRC_OFFLOAD_F_SEGMENT	= 1 << 5,	/* segments large sends */
+	MRC_OFFLOAD_F_IPV6	= 1 << 6,	/* all of the above over IPv6 */
+};
+
+/* Congestion control algorithms a device runs (MRC_OFFLOAD_ATTR_CC_ALGOS). */
+enum mrc_offload_cc_algo {
+	MRC_OFFLOAD_CC_NSCC	= 1 << 0,	/* MRC_CC_ALG_NSCC */
+};
+
+enum mrc_offload_attr {
+	MRC_OFFLOAD_ATTR_UNSPEC,
+	MRC_OFFLOAD_ATTR_MODE,		/* u8: enum mrc_offload_mode */
+	MRC_OFFLOAD_ATTR_STATE,		/* u8: enum mrc_offload_state */
+	MRC_OFFLOAD_ATTR_DRIVER,	/* string: the driver's name */
+	MRC_OFFLOAD_ATTR_API_VERSION,	/* u32: MRC_OFFLOAD_API_VERSION the
+					 * driver was built for */
+	MRC_OFFLOAD_ATTR_FEATURES,	/* u32: enum mrc_offload_feature bits */
+	MRC_OFFLOAD_ATTR_EV_TABLE_SIZE,	/* u32: EVs per connection */
+	MRC_OFFLOAD_ATTR_MAX_CONNS,	/* u32: connections the device holds */
+	MRC_OFFLOAD_ATTR_CC_ALGOS,	/* u32: enum mrc_offload_cc_algo bits */
+	MRC_OFFLOAD_ATTR_MAX_SEGMENT,	/* u32: largest segmented send, 0 = none */
+	MRC_OFFLOAD_ATTR_CONNS,		/* u32: connections on the device now */
+	MRC_OFFLOAD_ATTR_HOOK,		/* string: the hook that failed (events) */
+	MRC_OFFLOAD_ATTR_ERROR,		/* u32: its errno (events) */
+	MRC_OFFLOAD_ATTR_STATS,		/* nest: enum mrc_stats_attr, the device's
+					 * own counters read back */
+
+	__MRC_OFFLOAD_ATTR_MAX
+};
+
+#define MRC_OFFLOAD_ATTR_MAX (__MRC_OFFLOAD_ATTR_MAX - 1)
 
 /* Profile life cycle, from the OCP MRC control API. */
 enum mrc_profile_state {
