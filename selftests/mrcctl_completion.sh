@@ -31,7 +31,7 @@ expect "plane path" p
 expect "-pretty" -j -p
 expect "add del set show help" plane ""
 expect "show" conn s
-expect "dev id addr addr6 port weight mtu state" plane add ""
+expect "dev id addr addr6 port weight mtu state offload" plane add ""
 expect "up down denied" plane add dev veth0 state ""
 expect "down denied" plane set id 1 state d
 expect "auto explicit generated" ev-profile add mode ""

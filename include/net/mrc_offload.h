@@ -97,6 +97,7 @@ struct mrc_offload_ops {
 	int	(*caps)(struct net_device *dev, struct mrc_offload_caps *caps);
 	/* P: deliver received UDP packets to @port on this device to
 	 * mrc_offload_rx() (on), or stop doing so (off). Off cannot fail.
+	 * Version 1 steers one port a device at a time (one plane).
 	 */
 	int	(*rx_steer)(struct net_device *dev, u16 port, bool on);
 	/* P: (re)program a CC profile before connections use it. */
@@ -105,17 +106,22 @@ struct mrc_offload_ops {
 	/* P: set a connection up; its EVs follow through ev_program. */
 	int	(*conn_add)(struct net_device *dev,
 			    const struct mrc_offload_conn *conn, void **handle);
-	/* A or P: write EV table slot @slot (0 .. nevs - 1) of a connection:
+	/* A: write EV table slot @slot (0 .. nevs - 1) of a connection:
 	 * entropy value @ev in state @state (enum mrc_ev_state). Called for
-	 * every slot after conn_add, then on every EV state change.
+	 * every slot after conn_add, then on every EV state change, under
+	 * the connection's spinlock. An error on a state change fails the
+	 * device (its table is stale).
 	 */
 	int	(*ev_program)(struct net_device *dev, void *handle, u32 slot,
 			      u32 ev, u8 state);
 	/* P: take a connection down. Cannot fail. */
 	void	(*conn_del)(struct net_device *dev, void *handle);
 	/* A: send @skb (data at the MRC header, headroom for IP and UDP) as
-	 * @tx says. 0: the device owns @skb. An error: @skb is untouched and
-	 * mrc sends it in software.
+	 * @tx says. 0: the device owns @skb. An error: @skb is untouched,
+	 * mrc sends it in software and fails the device (every connection
+	 * to software until a RESET report). A device that lost a
+	 * connection's state may drop the packet and return 0: the core
+	 * retransmits it.
 	 */
 	int	(*xmit)(struct net_device *dev, void *handle, struct sk_buff *skb,
 			const struct mrc_offload_tx *tx);
@@ -149,8 +155,8 @@ void mrc_offload_report(struct mrc_offload_dev *od,
 /* Softirq (an rx_handler), RCU held: RX hand-off of one received MRC
  * packet. @skb->data is at the MRC header, its transport header is the
  * UDP header (checksum verified), @ce says the outer IP header was
- * CE-marked. Consumes @skb on 0; -ENOENT: not ours (no plane of @od has
- * the UDP port), @skb untouched.
+ * CE-marked. Consumes @skb on 0; any error (-ENOENT: no plane of @od
+ * has the UDP port) leaves @skb to the driver, for the normal stack.
  */
 int mrc_offload_rx(struct mrc_offload_dev *od, struct sk_buff *skb, bool ce);
 

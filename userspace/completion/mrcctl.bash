@@ -25,6 +25,7 @@ _mrcctl_values()
 	plane:dev) _mrcctl_devices ;;
 	plane:state) echo "up down denied" ;;
 	plane:mtu) echo "auto" ;;
+	plane:offload) echo "on off auto" ;;
 	ev-profile:state | cc-profile:state) echo "init offline online" ;;
 	ev-profile:mode) echo "auto explicit generated" ;;
 	ev-profile:events) echo "none good skip assumed-bad denied" ;;
@@ -51,8 +52,8 @@ _mrcctl_keywords()
 	local nscc="base-rtt target-delay max-cwnd eta fi fi-scale gamma max-md-jump
 		qa-gate qa-threshold disable-qa adjust-bytes adjust-period"
 	case "$1:$2" in
-	plane:add) echo "dev id addr addr6 port weight mtu state" ;;
-	plane:set) echo "id dev addr addr6 port weight mtu state" ;;
+	plane:add) echo "dev id addr addr6 port weight mtu state offload" ;;
+	plane:set) echo "id dev addr addr6 port weight mtu state offload" ;;
 	plane:del | plane:show) echo "id dev" ;;
 	ev-profile:add) echo "id mode count min-active events seed state" ;;
 	ev-profile:set)

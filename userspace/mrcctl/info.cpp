@@ -7,22 +7,6 @@
 #include "output.hpp"
 
 namespace mrcctl {
-namespace {
-
-constexpr unsigned int kCapBits = 32;
-
-Json CapNames(std::uint32_t caps) {
-  Json names = Json::array();
-  for (unsigned int bit = 0; bit < kCapBits; bit++) {
-    const std::uint32_t cap = 1U << bit;
-    if ((caps & cap) != 0) {
-      names.push_back(NameOf(kCaps, cap));
-    }
-  }
-  return names;
-}
-
-}  // namespace
 
 void InfoUsage(std::ostream& out) {
   out << "Usage: mrcctl info\n"
@@ -44,7 +28,7 @@ int RunInfo(Context& ctx, Args& args) {
       .Add("family", info.family)
       .Add("api", info.api_version);
   Record caps;
-  caps.Add("caps", CapNames(info.caps));
+  caps.Add("caps", BitNames(kCaps, info.caps));
   Record limits;
   limits.Add(Field{.key = "max-planes", .value = info.max_planes, .label = "limits max-planes"})
       .Add("max-ev-profiles", info.max_ev_profiles)

@@ -133,16 +133,20 @@ inline constexpr std::array<Name<mrc::ConnState>, 4> kConnStates{{
     {"closing", mrc::ConnState::kClosing},
 }};
 
-inline constexpr std::array<Name<mrc::EventReason>, 6> kEventReasons{{
+inline constexpr std::array<Name<mrc::EventReason>, 10> kEventReasons{{
     {"none", mrc::EventReason::kNone},
     {"admin", mrc::EventReason::kAdmin},
     {"link", mrc::EventReason::kLink},
     {"netdev-gone", mrc::EventReason::kNetdevGone},
     {"peer", mrc::EventReason::kPeer},
     {"timeout", mrc::EventReason::kTimeout},
+    {"attach", mrc::EventReason::kOffloadAttach},
+    {"error", mrc::EventReason::kOffloadError},
+    {"reset", mrc::EventReason::kOffloadReset},
+    {"gone", mrc::EventReason::kOffloadGone},
 }};
 
-inline constexpr std::array<Name<mrc::EventType>, 8> kEventTypes{{
+inline constexpr std::array<Name<mrc::EventType>, 9> kEventTypes{{
     {"plane-new", mrc::EventType::kPlaneNew},
     {"plane-del", mrc::EventType::kPlaneDel},
     {"plane-up", mrc::EventType::kPlaneUp},
@@ -151,6 +155,19 @@ inline constexpr std::array<Name<mrc::EventType>, 8> kEventTypes{{
     {"ev-state", mrc::EventType::kEvState},
     {"conn-established", mrc::EventType::kConnEstablished},
     {"conn-closed", mrc::EventType::kConnClosed},
+    {"offload", mrc::EventType::kOffload},
+}};
+
+inline constexpr std::array<Name<mrc::OffloadMode>, 3> kOffloadModes{{
+    {"on", mrc::OffloadMode::kOn},
+    {"off", mrc::OffloadMode::kOff},
+    {"auto", mrc::OffloadMode::kAuto},
+}};
+
+inline constexpr std::array<Name<mrc::OffloadState>, 3> kOffloadStates{{
+    {"none", mrc::OffloadState::kNone},
+    {"active", mrc::OffloadState::kActive},
+    {"failed", mrc::OffloadState::kFailed},
 }};
 
 // CC algorithms: the value is the name sent to the kernel.
@@ -175,5 +192,36 @@ inline constexpr std::array<Name<std::uint32_t>, 8> kCaps{{
     {"ipv4", MRC_CAP_IPV4},
     {"ipv6", MRC_CAP_IPV6},
 }};
+
+// What an offload device can do (MRC_OFFLOAD_ATTR_FEATURES).
+inline constexpr std::array<Name<std::uint32_t>, 7> kOffloadFeatures{{
+    {"tx", MRC_OFFLOAD_F_TX},
+    {"rx", MRC_OFFLOAD_F_RX},
+    {"ack-gen", MRC_OFFLOAD_F_ACK_GEN},
+    {"nack-gen", MRC_OFFLOAD_F_NACK_GEN},
+    {"trim", MRC_OFFLOAD_F_TRIM},
+    {"segment", MRC_OFFLOAD_F_SEGMENT},
+    {"ipv6", MRC_OFFLOAD_F_IPV6},
+}};
+
+// The CC algorithms an offload device runs (MRC_OFFLOAD_ATTR_CC_ALGOS).
+inline constexpr std::array<Name<std::uint32_t>, 1> kOffloadCcAlgos{{
+    {"nscc", MRC_OFFLOAD_CC_NSCC},
+}};
+
+// The names of the bits set in `bits`; a bit the table lacks by its value.
+template <std::size_t N>
+std::vector<std::string> BitNames(const std::array<Name<std::uint32_t>, N>& table,
+                                  std::uint32_t bits) {
+  constexpr unsigned int kBits = 32;
+  std::vector<std::string> names;
+  for (unsigned int bit = 0; bit < kBits; bit++) {
+    const std::uint32_t value = 1U << bit;
+    if ((bits & value) != 0) {
+      names.push_back(NameOf(table, value));
+    }
+  }
+  return names;
+}
 
 }  // namespace mrcctl

@@ -30,6 +30,11 @@ std::string Render(const Json& value) {
   return value.dump();
 }
 
+std::string Indentation(int indent) {
+  std::string spaces(static_cast<std::size_t>(indent), ' ');  // {n, ' '}: 2 chars
+  return spaces;
+}
+
 }  // namespace
 
 Record& Record::Add(Field field) {
@@ -42,38 +47,70 @@ Record& Record::Add(std::string_view key, Json value) {
 }
 
 Record& Record::Lines(std::string_view key, std::vector<Record> lines) {
-  blocks_.push_back(Block{.key = std::string(key), .lines = std::move(lines), .counters = {}});
+  blocks_.push_back(Block{.kind = Block::Kind::kLines,
+                          .key = std::string(key),
+                          .lines = std::move(lines),
+                          .counters = {},
+                          .heading = {}});
   return *this;
 }
 
-Record& Record::Counters(std::string_view key, const mrc::Stats& stats, bool all) {
-  blocks_.push_back(Block{
-      .key = std::string(key), .lines = {}, .counters = Visible(stats, all), .is_counters = true});
+Record& Record::Object(std::string_view key, Record object) {
+  std::vector<Record> lines;
+  lines.push_back(std::move(object));
+  blocks_.push_back(Block{.kind = Block::Kind::kObject,
+                          .key = std::string(key),
+                          .lines = std::move(lines),
+                          .counters = {},
+                          .heading = {}});
+  return *this;
+}
+
+Record& Record::Counters(std::string_view key, const mrc::Stats& stats, bool all,
+                         std::string_view heading) {
+  blocks_.push_back(Block{.kind = Block::Kind::kCounters,
+                          .key = std::string(key),
+                          .lines = {},
+                          .counters = Visible(stats, all),
+                          .heading = std::string(heading)});
   return *this;
 }
 
 Json Record::ToJson() const {
   Json doc = Json::object();
   for (const Field& field : fields_) {
-    doc[field.key] = field.value;
+    if (field.visibility != Visibility::kTextOnly) {
+      doc[field.key] = field.value;
+    }
   }
   for (const Block& block : blocks_) {
-    if (block.is_counters) {
-      doc[block.key] = CountersJson(block.counters);
-      continue;
-    }
-    Json lines = Json::array();
-    for (const Record& line : block.lines) {
-      lines.push_back(line.ToJson());
-    }
-    doc[block.key] = std::move(lines);
+    doc[block.key] = BlockJson(block);
   }
   return doc;
+}
+
+Json Record::BlockJson(const Block& block) {
+  switch (block.kind) {
+    case Block::Kind::kObject:
+      return block.lines.front().ToJson();
+    case Block::Kind::kCounters:
+      return CountersJson(block.counters);
+    case Block::Kind::kLines:
+      break;
+  }
+  Json lines = Json::array();
+  for (const Record& line : block.lines) {
+    lines.push_back(line.ToJson());
+  }
+  return lines;
 }
 
 std::string Record::Line() const {
   std::string line;
   for (const Field& field : fields_) {
+    if (field.visibility == Visibility::kJsonOnly) {
+      continue;
+    }
     const std::string& label = field.label.value_or(field.key);
     std::string text;
     if (field.flag) {
@@ -90,15 +127,38 @@ std::string Record::Line() const {
 }
 
 void Record::PrintText(std::ostream& out, int indent) const {
-  out << std::string(static_cast<std::size_t>(indent), ' ') << Line() << '\n';
+  out << Indentation(indent) << Line() << '\n';
   for (const Block& block : blocks_) {
-    if (block.is_counters) {
-      PrintCounters(out, block.counters, indent + kIndent);
-      continue;
+    PrintBlock(out, block, indent + kIndent);
+  }
+}
+
+void Record::PrintBlock(std::ostream& out, const Block& block, int indent) {
+  switch (block.kind) {
+    case Block::Kind::kLines:
+      for (const Record& line : block.lines) {
+        line.PrintText(out, indent);
+      }
+      break;
+    case Block::Kind::kObject: {
+      const Record& object = block.lines.front();
+      const std::string line = object.Line();
+      if (!line.empty()) {
+        out << Indentation(indent) << line << '\n';
+      }
+      for (const Block& inner : object.blocks_) {
+        PrintBlock(out, inner, indent + kIndent);
+      }
+      break;
     }
-    for (const Record& line : block.lines) {
-      line.PrintText(out, indent + kIndent);
-    }
+    case Block::Kind::kCounters:
+      if (block.heading.empty()) {
+        PrintCounters(out, block.counters, indent);
+      } else if (!block.counters.empty()) {
+        out << Indentation(indent) << block.heading << '\n';
+        PrintCounters(out, block.counters, indent + kIndent);
+      }
+      break;
   }
 }
 
@@ -108,8 +168,8 @@ void PrintCounters(std::ostream& out, const std::vector<mrc::Counter>& counters,
     width = std::max(width, counter.name.size());
   }
   for (const mrc::Counter& counter : counters) {
-    out << std::string(static_cast<std::size_t>(indent), ' ') << counter.name
-        << std::string(width - counter.name.size() + 1, ' ') << counter.value << '\n';
+    out << Indentation(indent) << counter.name << std::string(width - counter.name.size() + 1, ' ')
+        << counter.value << '\n';
   }
 }
 

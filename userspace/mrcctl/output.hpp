@@ -4,6 +4,7 @@
 // printed as "keyword value ..." lines or as JSON with the same keywords.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
@@ -18,12 +19,18 @@ namespace mrcctl {
 
 using Json = nlohmann::ordered_json;
 
+// Where a field shows: most in both, some only where the other form
+// carries them elsewhere (a plane's offload mode is "offload MODE" on the
+// plane's text line but "mode" of its JSON "offload" object).
+enum class Visibility : std::uint8_t { kTextAndJson, kTextOnly, kJsonOnly };
+
 struct Field {
   std::string key;                     // JSON key, and the text label
   Json value;                          // numbers, strings, booleans, arrays of strings
   std::optional<std::string> text{};   // text rendering, if not the value's
   std::optional<std::string> label{};  // text label, if not the key
   bool flag = false;                   // text: the label alone when true, else nothing
+  Visibility visibility = Visibility::kTextAndJson;
 };
 
 class Record {
@@ -32,9 +39,14 @@ class Record {
   Record& Add(std::string_view key, Json value);
   // Sub-records: indented lines in text, an array of objects in JSON.
   Record& Lines(std::string_view key, std::vector<Record> lines);
+  // A sub-object: an indented line in text (none when it has no text
+  // fields), an object in JSON.
+  Record& Object(std::string_view key, Record object);
   // Counters: "name value" lines in text, an object in JSON. Zero values
-  // are left out unless `all`.
-  Record& Counters(std::string_view key, const mrc::Stats& stats, bool all);
+  // are left out unless `all`. A `heading` goes on a line of its own in
+  // text, above the counters, when any is shown.
+  Record& Counters(std::string_view key, const mrc::Stats& stats, bool all,
+                   std::string_view heading = {});
 
   [[nodiscard]] Json ToJson() const;
   // The fields on one line, without a newline.
@@ -44,11 +56,17 @@ class Record {
 
  private:
   struct Block {
+    enum class Kind : std::uint8_t { kLines, kObject, kCounters };
+
+    Kind kind = Kind::kLines;
     std::string key;
-    std::vector<Record> lines;
+    std::vector<Record> lines;  // kLines; kObject: the one object
     std::vector<mrc::Counter> counters;
-    bool is_counters = false;
+    std::string heading{};
   };
+
+  static Json BlockJson(const Block& block);
+  static void PrintBlock(std::ostream& out, const Block& block, int indent);
 
   std::vector<Field> fields_;
   std::vector<Block> blocks_;

@@ -12,9 +12,9 @@
 namespace mrcctl {
 namespace {
 
-enum class Kw { kDev, kId, kAddr, kAddr6, kPort, kWeight, kMtu, kState };
+enum class Kw { kDev, kId, kAddr, kAddr6, kPort, kWeight, kMtu, kState, kOffload };
 
-constexpr std::array<Name<Kw>, 8> kSetKeywords{{
+constexpr std::array<Name<Kw>, 9> kSetKeywords{{
     {"dev", Kw::kDev},
     {"id", Kw::kId},
     {"addr", Kw::kAddr},
@@ -23,6 +23,7 @@ constexpr std::array<Name<Kw>, 8> kSetKeywords{{
     {"weight", Kw::kWeight},
     {"mtu", Kw::kMtu},
     {"state", Kw::kState},
+    {"offload", Kw::kOffload},
 }};
 
 constexpr std::array<Name<Kw>, 2> kSelectKeywords{{
@@ -110,6 +111,9 @@ PlaneArgs Parse(Args& args, const std::array<Name<Kw>, N>& table, bool positiona
         break;
       case Kw::kState:
         SetOnce(plane.state, ParseName(kPlaneStates, key, args.Value(key)), key);
+        break;
+      case Kw::kOffload:
+        SetOnce(plane.offload_mode, ParseName(kOffloadModes, key, args.Value(key)), key);
         break;
     }
   }
@@ -203,9 +207,11 @@ int Show(Context& ctx, Args& args) {
 void PlaneUsage(std::ostream& out) {
   out << "Usage: mrcctl plane add dev NAME [ id ID ] [ addr ADDR ]... [ port PORT ]\n"
          "                        [ weight WEIGHT ] [ mtu MTU ] [ state STATE ]\n"
+         "                        [ offload OFFLOAD ]\n"
          "       mrcctl plane del { ID | id ID | dev NAME }\n"
          "       mrcctl plane set { ID | id ID | dev NAME } [ addr ADDR ]... [ port PORT ]\n"
          "                        [ weight WEIGHT ] [ mtu MTU ] [ state STATE ]\n"
+         "                        [ offload OFFLOAD ]\n"
          "       mrcctl plane show [ ID | id ID | dev NAME ]\n"
          "       mrcctl plane help\n"
          "where  ID := 0.."
@@ -217,7 +223,10 @@ void PlaneUsage(std::ostream& out) {
       << "       WEIGHT := 1.." << MRC_PLANE_WEIGHT_MAX << " (default " << MRC_PLANE_WEIGHT_DEFAULT
       << ")\n"
       << "       MTU := { auto | 0 | " << MRC_PLANE_MTU_MIN << ".." << MRC_PLANE_MTU_MAX << " }\n"
-      << "       STATE := { " << Choices(kPlaneStates, " | ") << " }\n";
+      << "       STATE := { " << Choices(kPlaneStates, " | ") << " }\n"
+      << "       OFFLOAD := { " << Choices(kOffloadModes, " | ")
+      << " } (default auto: offload when the NIC's\n"
+         "                  driver offers it; on: require it; off: software only)\n";
 }
 
 int RunPlane(Context& ctx, Args& args) {

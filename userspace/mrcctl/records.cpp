@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 
 #include "args.hpp"
 #include "names.hpp"
@@ -73,12 +74,110 @@ void AddNscc(Record& record, const mrc::Nscc& nscc) {
   AddIf(record, "adjust-period", nscc.adjust_period);
 }
 
+// Fields of the offload object that text shows elsewhere, or not at all.
+Field JsonOnly(std::string_view key, Json value) {
+  return Field{
+      .key = std::string(key), .value = std::move(value), .visibility = Visibility::kJsonOnly};
+}
+
+// Always in JSON, in text only when `shown`.
+Visibility TextIf(bool shown) { return shown ? Visibility::kTextAndJson : Visibility::kJsonOnly; }
+
+// A field whose text label is not its JSON key.
+template <typename T>
+void AddLabelled(Record& record, std::string_view key, std::string_view label,
+                 const std::optional<T>& value) {
+  if (value) {
+    record.Add(Field{.key = std::string(key), .value = *value, .label = std::string(label)});
+  }
+}
+
+// What the device offers; set only while a driver is registered. The JSON
+// keys are the uapi's names (api_version), the text labels short (api).
+void AddOffloadDevice(Record& record, const mrc::PlaneOffload& offload) {
+  AddIf(record, "driver", offload.driver);
+  AddLabelled(record, "api_version", "api", offload.api_version);
+  if (offload.features) {
+    record.Add("features", BitNames(kOffloadFeatures, *offload.features));
+  }
+  AddLabelled(record, "ev_table_size", "ev-table", offload.ev_table_size);
+  AddLabelled(record, "max_conns", "max-conns", offload.max_conns);
+  if (offload.cc_algos) {
+    record.Add(Field{
+        .key = "cc_algos", .value = BitNames(kOffloadCcAlgos, *offload.cc_algos), .label = "cc"});
+  }
+  if (offload.max_segment) {  // text leaves out "max-segment 0": no segmentation
+    record.Add(Field{.key = "max_segment",
+                     .value = *offload.max_segment,
+                     .label = "max-segment",
+                     .visibility = TextIf(*offload.max_segment != 0)});
+  }
+  AddIf(record, "conns", offload.conns);
+}
+
+// The plane's "offload" object: its mode and state, what the device
+// offers, and the device's own counters. Text shows the mode on the
+// plane's line and the rest, when a driver is registered, on a line of
+// its own: "offload active driver mrc_sim api 1 ...".
+Record OffloadRecord(const mrc::Plane& plane, const Options& opts) {
+  Record record;
+  if (plane.offload_mode) {
+    record.Add(JsonOnly("mode", NameOf(kOffloadModes, *plane.offload_mode)));
+  }
+  if (!plane.offload) {
+    return record;
+  }
+  const mrc::PlaneOffload& offload = *plane.offload;
+  if (offload.state) {
+    record.Add(Field{.key = "state",
+                     .value = NameOf(kOffloadStates, *offload.state),
+                     .label = "offload",
+                     .visibility = TextIf(offload.driver.has_value())});
+  }
+  AddOffloadDevice(record, offload);
+  if (offload.hook) {  // events only, on their own line (EventLine)
+    record.Add(JsonOnly("hook", *offload.hook));
+  }
+  if (offload.error) {
+    record.Add(JsonOnly("error", *offload.error));
+  }
+  if (offload.stats) {
+    record.Counters("stats", *offload.stats, opts.stats, "device");
+  }
+  return record;
+}
+
 std::string Tag(mrc::EventType type) {
   std::string tag = NameOf(kEventTypes, type);
   std::transform(tag.begin(), tag.end(), tag.begin(), [](char c) {
     return c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   });
   return "[" + tag + "]";
+}
+
+// [OFFLOAD] plane 1 dev pl1 state none reason error hook conn_add error 12
+std::string OffloadEventLine(const mrc::Event& event) {
+  Record plane;
+  Record failure;
+  if (event.plane) {
+    AddId(plane, "plane", event.plane->id);
+    AddIf(plane, "dev", event.plane->ifname);
+    if (event.plane->offload) {
+      AddName(plane, "state", kOffloadStates, event.plane->offload->state);
+      AddIf(failure, "hook", event.plane->offload->hook);
+      AddIf(failure, "error", event.plane->offload->error);
+    }
+  }
+  Record reason;
+  AddName(reason, "reason", kEventReasons, event.reason);
+  std::string line = Tag(event.type);
+  for (const Record* part : {&plane, &reason, &failure}) {
+    const std::string text = part->Line();
+    if (!text.empty()) {
+      line += " " + text;
+    }
+  }
+  return line;
 }
 
 }  // namespace
@@ -112,6 +211,14 @@ Record PlaneRecord(const mrc::Plane& plane, const Options& opts) {
     record.Add(Field{.key = "mtu",
                      .value = *plane.mtu,
                      .text = *plane.mtu == 0 ? "auto" : std::to_string(*plane.mtu)});
+  }
+  if (plane.offload_mode) {
+    record.Add(Field{.key = "offload",
+                     .value = NameOf(kOffloadModes, *plane.offload_mode),
+                     .visibility = Visibility::kTextOnly});
+  }
+  if (plane.offload_mode || plane.offload) {
+    record.Object("offload", OffloadRecord(plane, opts));
   }
   AddStats(record, plane.stats, opts);
   return record;
@@ -212,6 +319,9 @@ Json EventJson(const mrc::Event& event, const Options& opts) {
 }
 
 std::string EventLine(const mrc::Event& event, const Options& opts) {
+  if (event.type == mrc::EventType::kOffload) {
+    return OffloadEventLine(event);
+  }
   std::string line = Tag(event.type);
   const auto append = [&line](const Record& record) { line += " " + record.Line(); };
   if (event.plane) {

@@ -52,7 +52,9 @@ TEST(Messages, PlaneAddWithEverySetting) {
       .link = mrc::LinkState::kUp,
       .weight = 1000,
       .mtu = 1500,
+      .offload_mode = mrc::OffloadMode::kOff,
       .stats = mrc::Stats{{"x", 1}},
+      .offload = mrc::PlaneOffload{.state = mrc::OffloadState::kActive, .driver = "mrc_sim"},
   };
   const mrc::MsgPtr msg = mrc::PlaneAddRequest(kFamily, plane);
   ExpectHeader(msg, MRC_CMD_PLANE_ADD, false);
@@ -63,7 +65,7 @@ TEST(Messages, PlaneAddWithEverySetting) {
   EXPECT_EQ(Types(a),
             (std::vector<int>{MRC_PLANE_ATTR_ID, MRC_PLANE_ATTR_IFINDEX, MRC_PLANE_ATTR_ADDR4,
                               MRC_PLANE_ATTR_ADDR6, MRC_PLANE_ATTR_PORT, MRC_PLANE_ATTR_STATE,
-                              MRC_PLANE_ATTR_WEIGHT, MRC_PLANE_ATTR_MTU}));
+                              MRC_PLANE_ATTR_WEIGHT, MRC_PLANE_ATTR_MTU, MRC_PLANE_ATTR_OFFLOAD}));
   EXPECT_EQ(U32(a, MRC_PLANE_ATTR_ID), 2U);
   EXPECT_EQ(U32(a, MRC_PLANE_ATTR_IFINDEX), 7U);
   EXPECT_EQ(Bytes(a, MRC_PLANE_ATTR_ADDR4), std::string("\x0a\x00\x00\x01", 4));  // network order
@@ -74,6 +76,25 @@ TEST(Messages, PlaneAddWithEverySetting) {
   EXPECT_EQ(U8(a, MRC_PLANE_ATTR_STATE), MRC_PLANE_STATE_DENIED);
   EXPECT_EQ(U32(a, MRC_PLANE_ATTR_WEIGHT), 1000U);
   EXPECT_EQ(U32(a, MRC_PLANE_ATTR_MTU), 1500U);
+  // Of the offload, only the mode: state and driver are reply-only.
+  const auto offload = Nest(a.at(MRC_PLANE_ATTR_OFFLOAD));
+  EXPECT_EQ(Types(offload), std::vector<int>{MRC_OFFLOAD_ATTR_MODE});
+  EXPECT_EQ(U8(offload, MRC_OFFLOAD_ATTR_MODE), MRC_OFFLOAD_OFF);
+}
+
+TEST(Messages, PlaneSetOfEachOffloadMode) {
+  for (const auto& [mode, wire] : {std::pair{mrc::OffloadMode::kAuto, MRC_OFFLOAD_AUTO},
+                                   std::pair{mrc::OffloadMode::kOff, MRC_OFFLOAD_OFF},
+                                   std::pair{mrc::OffloadMode::kOn, MRC_OFFLOAD_ON}}) {
+    const mrc::MsgPtr msg =
+        mrc::PlaneSetRequest(kFamily, mrc::Plane{.id = 4, .offload_mode = mode});
+    ExpectHeader(msg, MRC_CMD_PLANE_SET, false);
+    const auto a = Nest(Top(msg.get()).at(MRC_ATTR_PLANE));
+    EXPECT_EQ(Types(a), (std::vector<int>{MRC_PLANE_ATTR_ID, MRC_PLANE_ATTR_OFFLOAD}));
+    const auto offload = Nest(a.at(MRC_PLANE_ATTR_OFFLOAD));
+    EXPECT_EQ(Types(offload), std::vector<int>{MRC_OFFLOAD_ATTR_MODE});
+    EXPECT_EQ(U8(offload, MRC_OFFLOAD_ATTR_MODE), wire);
+  }
 }
 
 TEST(Messages, PlaneAddWithOnlyTheDevice) {
@@ -295,7 +316,8 @@ TEST(Messages, BuiltPlaneParsesBack) {
                          .port = 1,
                          .state = mrc::PlaneState::kUp,
                          .weight = 3,
-                         .mtu = 0};
+                         .mtu = 0,
+                         .offload_mode = mrc::OffloadMode::kOn};
   const mrc::Plane back = mrc::ParsePlaneMessage(mrc::PlaneAddRequest(kFamily, plane).get());
   EXPECT_EQ(back.id, 1U);
   EXPECT_EQ(back.ifindex, 2U);
@@ -305,6 +327,7 @@ TEST(Messages, BuiltPlaneParsesBack) {
   EXPECT_EQ(back.state, mrc::PlaneState::kUp);
   EXPECT_EQ(back.weight, 3U);
   EXPECT_EQ(back.mtu, 0U);
+  EXPECT_EQ(back.offload_mode, mrc::OffloadMode::kOn);
 }
 
 }  // namespace

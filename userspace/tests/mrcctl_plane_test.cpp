@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 // mrcctl plane: grammar, what reaches the kernel, and how planes print.
 #include <gtest/gtest.h>
+#include <linux/mrc_netlink.h>
 
 #include <cstring>
 
@@ -40,6 +41,28 @@ mrc::Plane Veth1() {
       .weight = 1000,
       .mtu = 1500,
   };
+}
+
+// veth0 offloaded to mrc_sim.
+mrc::Plane OffloadedVeth0() {
+  mrc::Plane plane = Veth0();
+  plane.offload_mode = mrc::OffloadMode::kAuto;
+  plane.offload = mrc::PlaneOffload{
+      .state = mrc::OffloadState::kActive,
+      .driver = "mrc_sim",
+      .api_version = 1,
+      .features = MRC_OFFLOAD_F_TX | MRC_OFFLOAD_F_RX | MRC_OFFLOAD_F_ACK_GEN |
+                  MRC_OFFLOAD_F_NACK_GEN | MRC_OFFLOAD_F_TRIM,
+      .ev_table_size = 256,
+      .max_conns = 1024,
+      .cc_algos = MRC_OFFLOAD_CC_NSCC,
+      .max_segment = 0,
+      .conns = 3,
+      .stats =
+          mrc::Stats{
+              {"TxPkts", 10}, {"TxBytes", 12000}, {"RxPkts", 0}, {"RxBytes", 0}, {"Errors", 0}},
+  };
+  return plane;
 }
 
 constexpr const char* kVeth0Text =
@@ -221,6 +244,112 @@ TEST_F(Plane, SetErrors) {
   EXPECT_EQ(UsageError({"plane", "set", "1", "weight", "0"}),
             "Error: weight 0 is out of range 1..1000.");
   EXPECT_EQ(UsageError({"plane", "set", "1", "state"}), "Error: \"state\" needs a value.");
+}
+
+TEST_F(Plane, AddAndSetSendTheOffloadMode) {
+  ASSERT_EQ(Run({"plane", "add", "dev", "veth0", "offload", "on"}).status, kExitOk);
+  EXPECT_EQ(kernel()->plane_sent->offload_mode, mrc::OffloadMode::kOn);
+  EXPECT_FALSE(kernel()->plane_sent->offload);
+  ASSERT_EQ(Run({"plane", "set", "3", "offload", "off"}).status, kExitOk);
+  EXPECT_EQ(kernel()->plane_sent->offload_mode, mrc::OffloadMode::kOff);
+  ASSERT_EQ(Run({"plane", "set", "dev", "veth1", "of", "a"}).status, kExitOk);
+  EXPECT_EQ(kernel()->plane_sent->offload_mode, mrc::OffloadMode::kAuto);
+  EXPECT_EQ(kernel()->plane_sent->id, 3U);
+  ASSERT_EQ(Run({"plane", "set", "3", "weight", "5"}).status, kExitOk);
+  EXPECT_FALSE(kernel()->plane_sent->offload_mode);
+}
+
+TEST_F(Plane, OffloadErrors) {
+  EXPECT_EQ(UsageError({"plane", "set", "0", "offload", "maybe"}),
+            "Error: offload \"maybe\" is not one of on, off, auto.");
+  EXPECT_EQ(UsageError({"plane", "set", "0", "offload", "o"}),
+            "Error: offload \"o\" is ambiguous: on, off.");
+  EXPECT_EQ(UsageError({"plane", "set", "0", "offload"}), "Error: \"offload\" needs a value.");
+  EXPECT_EQ(UsageError({"plane", "add", "dev", "veth0", "offload", "on", "offload", "off"}),
+            "Error: duplicate \"offload\".");
+  EXPECT_EQ(UsageError({"plane", "show", "offload", "on"}), "Error: unknown argument \"offload\".");
+}
+
+TEST_F(Plane, UsageNamesTheOffloadModes) {
+  const Result r = Run({"plane", "help"});
+  EXPECT_NE(r.out.find("[ offload OFFLOAD ]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("OFFLOAD := { on | off | auto }"), std::string::npos) << r.out;
+}
+
+TEST_F(Plane, ShowOffloadModeWithoutADriver) {
+  mrc::Plane plane = Veth1();
+  plane.offload_mode = mrc::OffloadMode::kOff;
+  plane.offload = mrc::PlaneOffload{.state = mrc::OffloadState::kNone};
+  kernel()->planes = {plane};
+  EXPECT_EQ(Run({"plane"}).out,
+            "plane 3 dev veth1 ifindex 5 addr 10.0.1.1 port 4797 state denied link down "
+            "weight 1000 mtu 1500 offload off\n");
+  EXPECT_EQ(Run({"-s", "plane"}).out, Run({"plane"}).out);
+  EXPECT_EQ(Run({"-j", "plane"}).out,
+            R"([{"id":3,"dev":"veth1","ifindex":5,"addr":"10.0.1.1","port":4797,)"
+            R"("state":"denied","link":"down","weight":1000,"mtu":1500,)"
+            R"("offload":{"mode":"off","state":"none"}}])"
+            "\n");
+}
+
+TEST_F(Plane, ShowOffloadDeviceAndItsCounters) {
+  kernel()->planes = {OffloadedVeth0()};
+  const std::string head =
+      "plane 0 dev veth0 ifindex 4 addr 10.0.0.1 addr6 fd00::1 port 4797 state up link up "
+      "weight 100 mtu auto offload auto\n"
+      "    offload active driver mrc_sim api 1 features tx,rx,ack-gen,nack-gen,trim ev-table 256 "
+      "max-conns 1024 cc nscc conns 3\n"
+      "        device\n"
+      "            TxPkts  10\n"
+      "            TxBytes 12000\n";
+  EXPECT_EQ(Run({"plane"}).out, head);
+  EXPECT_EQ(Run({"-s", "plane"}).out, head +
+                                          "            RxPkts  0\n"
+                                          "            RxBytes 0\n"
+                                          "            Errors  0\n");
+}
+
+TEST_F(Plane, ShowOffloadDeviceAsJson) {
+  kernel()->planes = {OffloadedVeth0()};
+  const std::string plane =
+      R"([{"id":0,"dev":"veth0","ifindex":4,"addr":"10.0.0.1","addr6":"fd00::1","port":4797,)"
+      R"("state":"up","link":"up","weight":100,"mtu":0,)"
+      R"("offload":{"mode":"auto","state":"active","driver":"mrc_sim","api_version":1,)"
+      R"("features":["tx","rx","ack-gen","nack-gen","trim"],"ev_table_size":256,)"
+      R"("max_conns":1024,"cc_algos":["nscc"],"max_segment":0,"conns":3,)";
+  EXPECT_EQ(Run({"-j", "plane"}).out, plane + R"("stats":{"TxPkts":10,"TxBytes":12000}}}])"
+                                              "\n");
+  EXPECT_EQ(Run({"-j", "-s", "plane"}).out,
+            plane + R"("stats":{"TxPkts":10,"TxBytes":12000,"RxPkts":0,"RxBytes":0,"Errors":0}}}])"
+                    "\n");
+}
+
+TEST_F(Plane, ShowOffloadBeforeThePlaneCounters) {
+  mrc::Plane plane = OffloadedVeth0();
+  plane.offload->state = mrc::OffloadState::kFailed;
+  plane.offload->features = MRC_OFFLOAD_F_SEGMENT | MRC_OFFLOAD_F_IPV6 | (1U << 20);
+  plane.offload->cc_algos = 0;
+  plane.offload->max_segment = 65536;
+  plane.offload->stats = mrc::Stats{{"Errors", 2}};
+  plane.stats = mrc::Stats{{"OffloadTxPkts", 0}, {"OffloadErrors", 2}};
+  kernel()->planes = {plane};
+  const Result r = Run({"plane"});
+  EXPECT_EQ(r.out.substr(r.out.find('\n') + 1),
+            "    offload failed driver mrc_sim api 1 features segment,ipv6,1048576 ev-table 256 "
+            "max-conns 1024 cc none max-segment 65536 conns 3\n"
+            "        device\n"
+            "            Errors 2\n"
+            "    OffloadErrors 2\n");
+}
+
+TEST_F(Plane, ShowOffloadDeviceWithoutNonZeroCounters) {
+  mrc::Plane plane = OffloadedVeth0();
+  plane.offload->stats = mrc::Stats{{"TxPkts", 0}};
+  kernel()->planes = {plane};
+  const Result r = Run({"plane"});
+  EXPECT_EQ(r.out.substr(r.out.find('\n') + 1),
+            "    offload active driver mrc_sim api 1 features tx,rx,ack-gen,nack-gen,trim "
+            "ev-table 256 max-conns 1024 cc nscc conns 3\n");
 }
 
 TEST_F(Plane, ShowIsTheDefaultCommand) {

@@ -233,6 +233,74 @@ TEST_F(Monitor, OneJsonObjectPerLine) {
                    "\n");
 }
 
+// An offload attached to plane 1, then a hook of it failing.
+std::vector<mrc::Event> OffloadEvents() {
+  return {
+      mrc::Event{.type = mrc::EventType::kOffload,
+                 .reason = mrc::EventReason::kOffloadAttach,
+                 .plane = mrc::Plane{.id = 1,
+                                     .ifindex = 5,
+                                     .ifname = "pl1",
+                                     .state = mrc::PlaneState::kUp,
+                                     .offload_mode = mrc::OffloadMode::kAuto,
+                                     .offload =
+                                         mrc::PlaneOffload{
+                                             .state = mrc::OffloadState::kActive,
+                                             .driver = "mrc_sim",
+                                             .conns = 0,
+                                         }}},
+      mrc::Event{.type = mrc::EventType::kOffload,
+                 .reason = mrc::EventReason::kOffloadError,
+                 .plane = mrc::Plane{.id = 1,
+                                     .ifname = "pl1",
+                                     .offload_mode = mrc::OffloadMode::kAuto,
+                                     .offload =
+                                         mrc::PlaneOffload{
+                                             .state = mrc::OffloadState::kNone,
+                                             .hook = "conn_add",
+                                             .error = 12,
+                                         }}},
+      mrc::Event{
+          .type = mrc::EventType::kOffload,
+          .reason = mrc::EventReason::kOffloadReset,
+          .plane = mrc::Plane{.id = 1,
+                              .ifname = "pl1",
+                              .offload = mrc::PlaneOffload{.state = mrc::OffloadState::kFailed}}},
+      mrc::Event{.type = mrc::EventType::kOffload,
+                 .reason = mrc::EventReason::kOffloadGone,
+                 .plane = mrc::Plane{.id = 1, .ifname = "pl1"}},
+  };
+}
+
+TEST_F(Monitor, OffloadEventsOnOneLine) {
+  kernel()->events = OffloadEvents();
+  const Result r = Run({"monitor"});
+  EXPECT_EQ(r.status, kExitOk);
+  EXPECT_EQ(r.out,
+            "[OFFLOAD] plane 1 dev pl1 state active reason attach\n"
+            "[OFFLOAD] plane 1 dev pl1 state none reason error hook conn_add error 12\n"
+            "[OFFLOAD] plane 1 dev pl1 state failed reason reset\n"
+            "[OFFLOAD] plane 1 dev pl1 reason gone\n");
+}
+
+TEST_F(Monitor, OffloadEventsAsJson) {
+  kernel()->events = OffloadEvents();
+  const Result r = Run({"-j", "monitor"});
+  EXPECT_EQ(r.out,
+            R"({"event":"offload","plane":{"id":1,"dev":"pl1","ifindex":5,"state":"up",)"
+            R"("offload":{"mode":"auto","state":"active","driver":"mrc_sim","conns":0}},)"
+            R"("reason":"attach"})"
+            "\n"
+            R"({"event":"offload","plane":{"id":1,"dev":"pl1","offload":{"mode":"auto",)"
+            R"("state":"none","hook":"conn_add","error":12}},"reason":"error"})"
+            "\n"
+            R"({"event":"offload","plane":{"id":1,"dev":"pl1","offload":{"state":"failed"}},)"
+            R"("reason":"reset"})"
+            "\n"
+            R"({"event":"offload","plane":{"id":1,"dev":"pl1"},"reason":"gone"})"
+            "\n");
+}
+
 TEST_F(Monitor, SigtermEndsItCleanly) {
   kernel()->stop_with_sigterm = true;
   const Result r = Run({"monitor"});

@@ -24,6 +24,20 @@ void PutPlaneAttrs(nl_msg* msg) {
   nla_put_u32(msg, MRC_PLANE_ATTR_MTU, 0);
 }
 
+// What mrc_sim offers, as mrc.ko puts it in the OFFLOAD nest.
+void PutOffloadDevice(nl_msg* msg) {
+  nla_put_string(msg, MRC_OFFLOAD_ATTR_DRIVER, "mrc_sim");
+  nla_put_u32(msg, MRC_OFFLOAD_ATTR_API_VERSION, 1);
+  nla_put_u32(msg, MRC_OFFLOAD_ATTR_FEATURES,
+              MRC_OFFLOAD_F_TX | MRC_OFFLOAD_F_RX | MRC_OFFLOAD_F_ACK_GEN | MRC_OFFLOAD_F_NACK_GEN |
+                  MRC_OFFLOAD_F_TRIM);
+  nla_put_u32(msg, MRC_OFFLOAD_ATTR_EV_TABLE_SIZE, 256);
+  nla_put_u32(msg, MRC_OFFLOAD_ATTR_MAX_CONNS, 1024);
+  nla_put_u32(msg, MRC_OFFLOAD_ATTR_CC_ALGOS, MRC_OFFLOAD_CC_NSCC);
+  nla_put_u32(msg, MRC_OFFLOAD_ATTR_MAX_SEGMENT, 0);
+  nla_put_u32(msg, MRC_OFFLOAD_ATTR_CONNS, 3);
+}
+
 std::string Text(const in_addr& addr) {
   std::array<char, INET_ADDRSTRLEN> text{};
   return inet_ntop(AF_INET, &addr, text.data(), text.size());
@@ -95,13 +109,72 @@ TEST(Parse, PlaneWithEveryAttribute) {
   EXPECT_EQ(*plane.stats, (mrc::Stats{{"PlaneRxDrop", 0}, {"PlaneTxPackets", 1ULL << 40}}));
 }
 
+TEST(Parse, PlaneWithAnOffloadDriver) {
+  const mrc::MsgPtr msg = KernelMessage(MRC_CMD_PLANE_GET, NLM_F_MULTI);
+  KNest(msg.get(), MRC_ATTR_PLANE, [&] {
+    PutPlaneAttrs(msg.get());
+    KNest(msg.get(), MRC_PLANE_ATTR_OFFLOAD, [&] {
+      nla_put_u8(msg.get(), MRC_OFFLOAD_ATTR_MODE, MRC_OFFLOAD_AUTO);
+      nla_put_u8(msg.get(), MRC_OFFLOAD_ATTR_STATE, MRC_OFFLOAD_STATE_ACTIVE);
+      PutOffloadDevice(msg.get());
+      KStats(
+          msg.get(), MRC_OFFLOAD_ATTR_STATS,
+          {{"TxPkts", 10}, {"TxBytes", 1ULL << 33}, {"RxPkts", 7}, {"RxBytes", 0}, {"Errors", 0}});
+    });
+    KStats(msg.get(), MRC_PLANE_ATTR_STATS, {{"OffloadTxPkts", 10}, {"OffloadConns", 3}});
+  });
+  const mrc::Plane plane = mrc::ParsePlaneMessage(msg.get());
+  EXPECT_EQ(plane.id, 3U);
+  EXPECT_EQ(plane.offload_mode, mrc::OffloadMode::kAuto);
+  ASSERT_TRUE(plane.offload);
+  const mrc::PlaneOffload& offload = *plane.offload;
+  EXPECT_EQ(offload.state, mrc::OffloadState::kActive);
+  EXPECT_EQ(offload.driver, "mrc_sim");
+  EXPECT_EQ(offload.api_version, 1U);
+  EXPECT_EQ(offload.features,
+            static_cast<std::uint32_t>(MRC_OFFLOAD_F_TX | MRC_OFFLOAD_F_RX | MRC_OFFLOAD_F_ACK_GEN |
+                                       MRC_OFFLOAD_F_NACK_GEN | MRC_OFFLOAD_F_TRIM));
+  EXPECT_EQ(offload.ev_table_size, 256U);
+  EXPECT_EQ(offload.max_conns, 1024U);
+  EXPECT_EQ(offload.cc_algos, static_cast<std::uint32_t>(MRC_OFFLOAD_CC_NSCC));
+  EXPECT_EQ(offload.max_segment, 0U);
+  EXPECT_EQ(offload.conns, 3U);
+  EXPECT_EQ(
+      *offload.stats,
+      (mrc::Stats{
+          {"TxPkts", 10}, {"TxBytes", 1ULL << 33}, {"RxPkts", 7}, {"RxBytes", 0}, {"Errors", 0}}));
+  EXPECT_FALSE(offload.hook || offload.error);
+  // The mrc side's offload counters are plane counters like the others.
+  EXPECT_EQ(*plane.stats, (mrc::Stats{{"OffloadTxPkts", 10}, {"OffloadConns", 3}}));
+}
+
+TEST(Parse, PlaneWithoutAnOffloadDriver) {
+  const mrc::MsgPtr msg = KernelMessage(MRC_CMD_PLANE_GET);
+  KNest(msg.get(), MRC_ATTR_PLANE, [&] {
+    nla_put_u32(msg.get(), MRC_PLANE_ATTR_ID, 0);
+    KNest(msg.get(), MRC_PLANE_ATTR_OFFLOAD, [&] {
+      nla_put_u8(msg.get(), MRC_OFFLOAD_ATTR_MODE, MRC_OFFLOAD_OFF);
+      nla_put_u8(msg.get(), MRC_OFFLOAD_ATTR_STATE, MRC_OFFLOAD_STATE_NONE);
+    });
+  });
+  const mrc::Plane plane = mrc::ParsePlaneMessage(msg.get());
+  EXPECT_EQ(plane.offload_mode, mrc::OffloadMode::kOff);
+  ASSERT_TRUE(plane.offload);
+  EXPECT_EQ(plane.offload->state, mrc::OffloadState::kNone);
+  EXPECT_FALSE(plane.offload->driver || plane.offload->api_version || plane.offload->features ||
+               plane.offload->ev_table_size || plane.offload->max_conns ||
+               plane.offload->cc_algos || plane.offload->max_segment || plane.offload->conns ||
+               plane.offload->stats || plane.offload->hook || plane.offload->error);
+}
+
 TEST(Parse, AbsentAttributesStayUnset) {
   const mrc::MsgPtr msg = KernelMessage(MRC_CMD_PLANE_GET);
   KNest(msg.get(), MRC_ATTR_PLANE, [&] { nla_put_u32(msg.get(), MRC_PLANE_ATTR_ID, 0); });
   const mrc::Plane plane = mrc::ParsePlaneMessage(msg.get());
   EXPECT_EQ(plane.id, 0U);
   EXPECT_FALSE(plane.ifindex || plane.ifname || plane.addr4 || plane.addr6 || plane.port ||
-               plane.state || plane.link || plane.weight || plane.mtu || plane.stats);
+               plane.state || plane.link || plane.weight || plane.mtu || plane.offload_mode ||
+               plane.stats || plane.offload);
 }
 
 TEST(Parse, UnknownAttributesAreIgnored) {
@@ -259,6 +332,54 @@ TEST(Parse, PlaneEvent) {
   EXPECT_FALSE(e.ev_profile || e.cc_profile || e.conn || e.path);
 }
 
+TEST(Parse, OffloadEventOfAFailedHook) {
+  const mrc::MsgPtr msg = KernelMessage(MRC_EVENT_OFFLOAD);
+  KNest(msg.get(), MRC_ATTR_PLANE, [&] {
+    PutPlaneAttrs(msg.get());
+    KNest(msg.get(), MRC_PLANE_ATTR_OFFLOAD, [&] {
+      nla_put_u8(msg.get(), MRC_OFFLOAD_ATTR_MODE, MRC_OFFLOAD_ON);
+      nla_put_u8(msg.get(), MRC_OFFLOAD_ATTR_STATE, MRC_OFFLOAD_STATE_FAILED);
+      PutOffloadDevice(msg.get());
+      nla_put_string(msg.get(), MRC_OFFLOAD_ATTR_HOOK, "conn_add");
+      nla_put_u32(msg.get(), MRC_OFFLOAD_ATTR_ERROR, 12);
+    });
+  });
+  nla_put_u8(msg.get(), MRC_ATTR_EVENT_REASON, MRC_REASON_OFFLOAD_ERROR);
+  const mrc::Event e = mrc::ParseEventMessage(msg.get());
+  EXPECT_EQ(e.type, mrc::EventType::kOffload);
+  EXPECT_EQ(e.reason, mrc::EventReason::kOffloadError);
+  ASSERT_TRUE(e.plane && e.plane->offload);
+  EXPECT_EQ(e.plane->id, 3U);
+  EXPECT_EQ(e.plane->offload_mode, mrc::OffloadMode::kOn);
+  EXPECT_EQ(e.plane->offload->state, mrc::OffloadState::kFailed);
+  EXPECT_EQ(e.plane->offload->driver, "mrc_sim");
+  EXPECT_EQ(e.plane->offload->hook, "conn_add");
+  EXPECT_EQ(e.plane->offload->error, 12U);
+  EXPECT_FALSE(e.plane->offload->stats);
+  EXPECT_FALSE(e.ev_profile || e.cc_profile || e.conn || e.path);
+}
+
+TEST(Parse, OffloadEventReasons) {
+  for (const auto& [wire, reason] :
+       {std::pair{MRC_REASON_OFFLOAD_ATTACH, mrc::EventReason::kOffloadAttach},
+        std::pair{MRC_REASON_OFFLOAD_ERROR, mrc::EventReason::kOffloadError},
+        std::pair{MRC_REASON_OFFLOAD_RESET, mrc::EventReason::kOffloadReset},
+        std::pair{MRC_REASON_OFFLOAD_GONE, mrc::EventReason::kOffloadGone}}) {
+    const mrc::MsgPtr msg = KernelMessage(MRC_EVENT_OFFLOAD);
+    KNest(msg.get(), MRC_ATTR_PLANE, [&] {
+      nla_put_u32(msg.get(), MRC_PLANE_ATTR_ID, 1);
+      KNest(msg.get(), MRC_PLANE_ATTR_OFFLOAD, [&] {
+        nla_put_u8(msg.get(), MRC_OFFLOAD_ATTR_MODE, MRC_OFFLOAD_AUTO);
+        nla_put_u8(msg.get(), MRC_OFFLOAD_ATTR_STATE, MRC_OFFLOAD_STATE_NONE);
+      });
+    });
+    nla_put_u8(msg.get(), MRC_ATTR_EVENT_REASON, static_cast<std::uint8_t>(wire));
+    const mrc::Event e = mrc::ParseEventMessage(msg.get());
+    EXPECT_EQ(e.type, mrc::EventType::kOffload);
+    EXPECT_EQ(e.reason, reason);
+  }
+}
+
 TEST(Parse, EvStateEventOfAProfile) {
   const mrc::MsgPtr msg = KernelMessage(MRC_EVENT_EV_STATE);
   KNest(msg.get(), MRC_ATTR_PATH, [&] {
@@ -292,6 +413,14 @@ TEST(Parse, MalformedAttributesAreRefused) {
   msg = KernelMessage(MRC_CMD_PLANE_GET);
   KNest(msg.get(), MRC_ATTR_PLANE, [&] { nla_put(msg.get(), MRC_PLANE_ATTR_IFNAME, 3, "abc"); });
   EXPECT_EQ(ParseError(msg.get(), mrc::ParsePlaneMessage).rfind("malformed PLANE attributes", 0),
+            0U);
+
+  msg = KernelMessage(MRC_CMD_PLANE_GET);
+  KNest(msg.get(), MRC_ATTR_PLANE, [&] {
+    KNest(msg.get(), MRC_PLANE_ATTR_OFFLOAD,
+          [&] { nla_put_u16(msg.get(), MRC_OFFLOAD_ATTR_API_VERSION, 1); });
+  });
+  EXPECT_EQ(ParseError(msg.get(), mrc::ParsePlaneMessage).rfind("malformed OFFLOAD attributes", 0),
             0U);
 
   msg = KernelMessage(MRC_CMD_PLANE_GET);

@@ -21,8 +21,10 @@ static_assert(static_cast<int>(ProfileState::kOnline) == MRC_PROFILE_ONLINE);
 static_assert(static_cast<int>(EvMode::kGenerated) == MRC_EV_MODE_GENERATED);
 static_assert(static_cast<int>(EvState::kUnpopulated) == MRC_EV_UNPOPULATED);
 static_assert(static_cast<int>(ConnState::kClosing) == MRC_CONN_CLOSING);
-static_assert(static_cast<int>(EventReason::kTimeout) == MRC_REASON_TIMEOUT);
-static_assert(static_cast<int>(EventType::kConnClosed) == MRC_EVENT_CONN_CLOSED);
+static_assert(static_cast<int>(EventReason::kOffloadGone) == MRC_REASON_OFFLOAD_GONE);
+static_assert(static_cast<int>(EventType::kOffload) == MRC_EVENT_OFFLOAD);
+static_assert(static_cast<int>(OffloadMode::kOn) == MRC_OFFLOAD_ON);
+static_assert(static_cast<int>(OffloadState::kFailed) == MRC_OFFLOAD_STATE_FAILED);
 
 // Room for an explicit EV list of MRC_MAX_EVS_PER_PROFILE entries: each EV
 // nest is a header plus three u32 attributes.
@@ -165,6 +167,10 @@ void PutPlane(nl_msg* msg, const Plane& plane) {
     PutEnum(msg, MRC_PLANE_ATTR_STATE, plane.state);
     PutU32(msg, MRC_PLANE_ATTR_WEIGHT, plane.weight);
     PutU32(msg, MRC_PLANE_ATTR_MTU, plane.mtu);
+    if (plane.offload_mode) {
+      PutNest(msg, MRC_PLANE_ATTR_OFFLOAD,
+              [&] { PutEnum(msg, MRC_OFFLOAD_ATTR_MODE, plane.offload_mode); });
+    }
   });
 }
 

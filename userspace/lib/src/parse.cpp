@@ -52,6 +52,23 @@ constexpr auto kPlanePolicy = MakePolicy<MRC_PLANE_ATTR_MAX>({
     {MRC_PLANE_ATTR_WEIGHT, NLA_U32},
     {MRC_PLANE_ATTR_MTU, NLA_U32},
     {MRC_PLANE_ATTR_STATS, NLA_NESTED},
+    {MRC_PLANE_ATTR_OFFLOAD, NLA_NESTED},
+});
+
+constexpr auto kOffloadPolicy = MakePolicy<MRC_OFFLOAD_ATTR_MAX>({
+    {MRC_OFFLOAD_ATTR_MODE, NLA_U8},
+    {MRC_OFFLOAD_ATTR_STATE, NLA_U8},
+    {MRC_OFFLOAD_ATTR_DRIVER, NLA_STRING},
+    {MRC_OFFLOAD_ATTR_API_VERSION, NLA_U32},
+    {MRC_OFFLOAD_ATTR_FEATURES, NLA_U32},
+    {MRC_OFFLOAD_ATTR_EV_TABLE_SIZE, NLA_U32},
+    {MRC_OFFLOAD_ATTR_MAX_CONNS, NLA_U32},
+    {MRC_OFFLOAD_ATTR_CC_ALGOS, NLA_U32},
+    {MRC_OFFLOAD_ATTR_MAX_SEGMENT, NLA_U32},
+    {MRC_OFFLOAD_ATTR_CONNS, NLA_U32},
+    {MRC_OFFLOAD_ATTR_HOOK, NLA_STRING},
+    {MRC_OFFLOAD_ATTR_ERROR, NLA_U32},
+    {MRC_OFFLOAD_ATTR_STATS, NLA_NESTED},
 });
 
 constexpr auto kEvProfilePolicy = MakePolicy<MRC_EV_PROFILE_ATTR_MAX>({
@@ -142,6 +159,26 @@ std::optional<Stats> OptionalStats(nlattr* nest) {
   return nest != nullptr ? std::optional<Stats>(ParseStats(nest)) : std::nullopt;
 }
 
+// A plane's OFFLOAD nest: its mode goes to the plane, the rest to `offload`.
+void ParseOffload(nlattr* nest, Plane& plane) {
+  const Attrs<MRC_OFFLOAD_ATTR_MAX> a(nest, kOffloadPolicy, "OFFLOAD");
+  plane.offload_mode = a.Enum<OffloadMode>(MRC_OFFLOAD_ATTR_MODE);
+  plane.offload = PlaneOffload{
+      .state = a.Enum<OffloadState>(MRC_OFFLOAD_ATTR_STATE),
+      .driver = a.String(MRC_OFFLOAD_ATTR_DRIVER),
+      .api_version = a.U32(MRC_OFFLOAD_ATTR_API_VERSION),
+      .features = a.U32(MRC_OFFLOAD_ATTR_FEATURES),
+      .ev_table_size = a.U32(MRC_OFFLOAD_ATTR_EV_TABLE_SIZE),
+      .max_conns = a.U32(MRC_OFFLOAD_ATTR_MAX_CONNS),
+      .cc_algos = a.U32(MRC_OFFLOAD_ATTR_CC_ALGOS),
+      .max_segment = a.U32(MRC_OFFLOAD_ATTR_MAX_SEGMENT),
+      .conns = a.U32(MRC_OFFLOAD_ATTR_CONNS),
+      .stats = OptionalStats(a[MRC_OFFLOAD_ATTR_STATS]),
+      .hook = a.String(MRC_OFFLOAD_ATTR_HOOK),
+      .error = a.U32(MRC_OFFLOAD_ATTR_ERROR),
+  };
+}
+
 Ev ParseEv(nlattr* nest) {
   const Attrs<MRC_EV_ATTR_MAX> a(nest, kEvPolicy, "EV");
   return Ev{
@@ -228,7 +265,7 @@ Info ParseInfo(nlattr* nest) {
 
 Plane ParsePlane(nlattr* nest) {
   const Attrs<MRC_PLANE_ATTR_MAX> a(nest, kPlanePolicy, "PLANE");
-  return Plane{
+  Plane plane{
       .id = a.U32(MRC_PLANE_ATTR_ID),
       .ifindex = a.U32(MRC_PLANE_ATTR_IFINDEX),
       .ifname = a.String(MRC_PLANE_ATTR_IFNAME),
@@ -239,8 +276,14 @@ Plane ParsePlane(nlattr* nest) {
       .link = a.Enum<LinkState>(MRC_PLANE_ATTR_LINK),
       .weight = a.U32(MRC_PLANE_ATTR_WEIGHT),
       .mtu = a.U32(MRC_PLANE_ATTR_MTU),
+      .offload_mode = std::nullopt,
       .stats = OptionalStats(a[MRC_PLANE_ATTR_STATS]),
+      .offload = std::nullopt,
   };
+  if (nlattr* offload = a[MRC_PLANE_ATTR_OFFLOAD]) {
+    ParseOffload(offload, plane);
+  }
+  return plane;
 }
 
 EvProfile ParseEvProfile(nlattr* nest) {

@@ -3,8 +3,8 @@
 // returning a complete generic netlink message (NLM_F_REQUEST | NLM_F_ACK,
 // NLM_F_DUMP for dumps) that carries only the attributes that are set, in
 // exactly the types the header documents. Reply-only fields (ifname, link,
-// users, stats) are never sent. Kept apart from the socket so tests can
-// parse what would go to the kernel.
+// users, stats, a plane's offload but its mode) are never sent. Kept apart
+// from the socket so tests can parse what would go to the kernel.
 #pragma once
 
 #include <cstdint>

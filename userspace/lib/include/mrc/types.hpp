@@ -20,7 +20,18 @@ enum class ProfileState : std::uint8_t { kInit, kOffline, kOnline };
 enum class EvMode : std::uint8_t { kAuto, kExplicit, kGenerated };
 enum class EvState : std::uint8_t { kGood, kSkip, kAssumedBad, kDenied, kUnpopulated };
 enum class ConnState : std::uint8_t { kClosed, kConnecting, kEstablished, kClosing };
-enum class EventReason : std::uint8_t { kNone, kAdmin, kLink, kNetdevGone, kPeer, kTimeout };
+enum class EventReason : std::uint8_t {
+  kNone,
+  kAdmin,
+  kLink,
+  kNetdevGone,
+  kPeer,
+  kTimeout,
+  kOffloadAttach,
+  kOffloadError,
+  kOffloadReset,
+  kOffloadGone,
+};
 enum class EventType : std::uint8_t {
   kUnspec = 128,
   kPlaneNew,
@@ -31,7 +42,10 @@ enum class EventType : std::uint8_t {
   kEvState,
   kConnEstablished,
   kConnClosed,
+  kOffload,
 };
+enum class OffloadMode : std::uint8_t { kAuto, kOff, kOn };
+enum class OffloadState : std::uint8_t { kNone, kActive, kFailed };
 
 // One self-describing counter (MRC_STATS_ATTR_ENTRY).
 struct Counter {
@@ -55,6 +69,25 @@ struct Info {
   std::vector<std::string> cc_algorithms{};
 };
 
+// A plane's NIC offload as the kernel reports it (MRC_PLANE_ATTR_OFFLOAD
+// without its MODE, which is Plane::offload_mode). The device's fields are
+// set only while an offload driver is registered for the netdev; hook and
+// error only in MRC_EVENT_OFFLOAD events of a failure.
+struct PlaneOffload {
+  std::optional<OffloadState> state{};
+  std::optional<std::string> driver{};
+  std::optional<std::uint32_t> api_version{};
+  std::optional<std::uint32_t> features{};  // enum mrc_offload_feature bits
+  std::optional<std::uint32_t> ev_table_size{};
+  std::optional<std::uint32_t> max_conns{};
+  std::optional<std::uint32_t> cc_algos{};     // enum mrc_offload_cc_algo bits
+  std::optional<std::uint32_t> max_segment{};  // 0: no segmentation
+  std::optional<std::uint32_t> conns{};
+  std::optional<Stats> stats{};  // the device's own counters
+  std::optional<std::string> hook{};
+  std::optional<std::uint32_t> error{};  // a positive errno
+};
+
 struct Plane {
   std::optional<std::uint32_t> id{};
   std::optional<std::uint32_t> ifindex{};
@@ -65,8 +98,10 @@ struct Plane {
   std::optional<PlaneState> state{};
   std::optional<LinkState> link{};  // reply only
   std::optional<std::uint32_t> weight{};
-  std::optional<std::uint32_t> mtu{};  // 0: follow the netdev
-  std::optional<Stats> stats{};        // reply only
+  std::optional<std::uint32_t> mtu{};         // 0: follow the netdev
+  std::optional<OffloadMode> offload_mode{};  // MODE of the OFFLOAD nest
+  std::optional<Stats> stats{};               // reply only
+  std::optional<PlaneOffload> offload{};      // reply only
 };
 
 // One EV slot of a profile, or (in EvProfile::ev) an EV state change.
