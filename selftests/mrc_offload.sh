@@ -56,18 +56,56 @@ sim_set() { echo "$4" > "$(sim_dir "$1" "$2")/$3"; }
 plane_a() { na "$MRCCTL" -j -s plane show id "$1" | jq -r "(if type == \"array\" then .[0] else . end) | $2"; }
 stat_a() { plane_a "$1" ".stats.$2 // 0"; }
 
-# A verified transfer of $1 bytes from a to b; its reports in $work/$2.*.
-transfer() {
+# A verified server for one client on host b; its report in $work/$1.server.
+server() {
 	port=$((port + 1))
 	topo_exec b "$MRCPERF" -s -1 -p "$port" --verify -J --timeout 20000 \
-		> "$work/$2.server" &
-	local spid=$!
-	sleep 0.3
-	topo_exec a "$MRCPERF" -c "$PEER" -p "$port" -n "$1" --verify -J \
-		--timeout 20000 > "$work/$2.client"
-	local rc=$?
-	wait "$spid" || rc=1
-	[ "$rc" = 0 ] && mrc_dp_intact "$work/$2.client" "$work/$2.server"
+		> "$work/$1.server" &
+	srv_pid=$!
+}
+
+# The client of server(): $1 bytes, report $work/$2.client. A slow guest
+# may not listen yet: a refused connection is tried again.
+client() {
+	local i rc
+	for ((i = 0; i < 30; i++)); do
+		topo_exec a "$MRCPERF" -c "$PEER" -p "$port" -n "$1" --verify -J \
+			--timeout 20000 > "$work/$2.client" 2> "$work/$2.err"
+		rc=$?
+		grep -q "refused" "$work/$2.err" || break
+		sleep 0.2
+	done
+	cat "$work/$2.err" >&2
+	return "$rc"
+}
+
+# Wait for server() after its client returned $1; both reports intact.
+server_done() {
+	if [ "$1" != 0 ]; then
+		kill "$srv_pid" 2> /dev/null
+		wait "$srv_pid"
+		return 1
+	fi
+	wait "$srv_pid" && mrc_dp_intact "$work/$2.client" "$work/$2.server"
+}
+
+# A verified transfer of $1 bytes from a to b; its reports in $work/$2.*.
+transfer() {
+	server "$2"
+	client "$1" "$2"
+	server_done $? "$2"
+}
+
+# A verified transfer of $1 bytes in the background ($2: report name).
+background() {
+	server "$2"
+	client "$1" "$2" &
+	bg_cpid=$!
+}
+background_done() {
+	local rc=0
+	wait "$bg_cpid" || rc=1
+	server_done "$rc" "$1"
 }
 
 # The offload events the monitor printed so far (JSON lines).
@@ -125,31 +163,21 @@ attached() {
 mrc_lib_check "every plane offloaded: capabilities shown, RX steered, attach event" attached
 
 # ---- traffic through the devices; hooks in order
-# The connection to server port $1 that carries data.
-conn_id() {
-	local id
-	for id in $(na "$MRCCTL" -j conn show | jq ".[] | select(.\"peer-port\" == $1) | .id"); do
-		[ "$(na "$MRCCTL" -j path show conn "$id" 2> /dev/null | jq length)" -gt 0 ] 2> /dev/null &&
-			echo "$id"
-	done | tail -1
-}
 
 # Line number of the first line of log $1 matching $2 (999999: none).
 first_line() { grep -n -m1 -- "$2" "$1" | cut -d: -f1 | grep . || echo 999999; }
 
 hook_order() {
-	local id ev log spid cpid add prog xmit change del cc
+	local id ev log add prog xmit change del cc rc=0
 	for log in "$SIM"/sim*/log; do echo > "$log"; done
-	port=$((port + 1))
-	mrc_dp_background "$port" 4
-	spid=$MRC_DP_SPID cpid=$MRC_DP_CPID
+	background 48M order
 	sleep 2
-	id=$(conn_id "$port")
-	[ -n "$id" ] || { echo "# no connection"; return 1; }
+	id=$(mrc_dp_conn_id "$port")
 	# An EV of plane 0 denied mid-transfer: its slot is rewritten.
 	ev=$(na "$MRCCTL" -j path show conn "$id" | jq '[.[] | select(.plane == 0)][0].ev')
-	na "$MRCCTL" path set conn "$id" ev "$ev" state denied || return 1
-	wait "$cpid" "$spid"
+	[ -n "$id" ] && na "$MRCCTL" path set conn "$id" ev "$ev" state denied || rc=1
+	background_done order || rc=1
+	[ "$rc" = 0 ] || { echo "# no connection, or the transfer failed"; return 1; }
 	sleep 1
 	log=$(sim_dir a 0)/log
 	cc=$(first_line "$log" "^cc_program")
@@ -248,22 +276,6 @@ mode_off() {
 mrc_lib_check "offload off: the plane's traffic stays in software; auto brings it back" mode_off
 
 # ---- mid-transfer: error report, reset, driver removal
-# Start a verified transfer of $1 bytes in the background ($2: report name).
-background() {
-	port=$((port + 1))
-	topo_exec b "$MRCPERF" -s -1 -p "$port" --verify -J --timeout 20000 \
-		> "$work/$2.server" &
-	bg_spid=$!
-	sleep 0.3
-	topo_exec a "$MRCPERF" -c "$PEER" -p "$port" -n "$1" --verify -J \
-		--timeout 20000 > "$work/$2.client" &
-	bg_cpid=$!
-}
-background_done() {
-	wait "$bg_cpid" && wait "$bg_spid" &&
-		mrc_dp_intact "$work/$1.client" "$work/$1.server"
-}
-
 mid_error() {
 	local before
 	before=$(stat_a 0 OffloadFallbacks)
@@ -298,7 +310,7 @@ unbind() {
 	background 64M unbind
 	sleep 2
 	for ((p = 0; p < PLANES; p++)); do
-		echo "$(sim_id a "$p")" > "$SIM/del_device" || return 1
+		sim_id a "$p" > "$SIM/del_device" || return 1
 	done
 	rmmod mrc_sim || return 1	# host b's devices go with the module
 	background_done unbind || return 1

@@ -137,15 +137,6 @@ quiesce() {
 	done
 	echo "# conn $1 still sending after 20 s"
 }
-# The connection to server port $1 that carries data (mrcperf --verify
-# may open more than one).
-conn_id() {
-	local id
-	for id in $(na "$MRCCTL" -j conn show | jq ".[] | select(.\"peer-port\" == $1) | .id"); do
-		[ "$(na "$MRCCTL" -j path show conn "$id" 2> /dev/null | jq length)" -gt 0 ] 2> /dev/null &&
-			echo "$id"
-	done | tail -1
-}
 
 counters_match() {
 	local spid cpid id kernel bpf ok=1 field kf bf
@@ -153,7 +144,7 @@ counters_match() {
 	mrc_dp_background "$port" 30
 	spid=$MRC_DP_SPID cpid=$MRC_DP_CPID
 	sleep 4
-	id=$(conn_id "$port")
+	id=$(mrc_dp_conn_id "$port")
 	# Freeze the sender and let its send buffer drain, so that both
 	# sides are read at rest.
 	kill -STOP "$cpid"
@@ -218,7 +209,7 @@ blackhole() {
 	ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" -p "$port" --verify -t 20 -J > "$work/bh_client.json" &
 	cpid=$!
 	sleep 3
-	id=$(conn_id "$port")
+	id=$(mrc_dp_conn_id "$port")
 	t0=$(date +%s%N)
 	topo_shape 2 loss 100%
 	t_in_place=$(date +%s%N)

@@ -130,14 +130,16 @@ struct mrc_offload_ops {
 			 struct mrc_offload_stats *stats);
 };
 
-/* Driver -> mrc reports (mrc_offload_report). */
+/*
+ * Driver -> mrc reports (mrc_offload_report).
+ * ERROR: the device failed; mrc moves every connection to software and
+ *	uses the device again only after a RESET.
+ * RESET: the device reset and lost its state; its connections move to
+ *	software, new ones are offloaded again.
+ */
 enum mrc_offload_report {
-	MRC_OFFLOAD_REPORT_ERROR,	/* the device failed: mrc moves every
-					 * connection to software and uses the
-					 * device again only after a RESET */
-	MRC_OFFLOAD_REPORT_RESET,	/* the device reset and lost its state:
-					 * connections move to software, new
-					 * ones are offloaded again */
+	MRC_OFFLOAD_REPORT_ERROR,
+	MRC_OFFLOAD_REPORT_RESET,
 };
 
 /* P, RTNL may be held: offer offload for @dev. ERR_PTR on failure. */

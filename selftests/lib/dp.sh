@@ -52,3 +52,13 @@ mrc_dp_background() {
 	ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" -p "$1" -t "$2" > /dev/null &
 	MRC_DP_CPID=$!
 }
+
+# Host a's connection to server port $1 that carries data (mrcperf
+# --verify may open more than one): its id.
+mrc_dp_conn_id() {
+	local id
+	for id in $(topo_exec a "$MRCCTL" -j conn show | jq ".[] | select(.\"peer-port\" == $1) | .id"); do
+		[ "$(topo_exec a "$MRCCTL" -j path show conn "$id" 2> /dev/null | jq length)" -gt 0 ] 2> /dev/null &&
+			echo "$id"
+	done | tail -1
+}
