@@ -362,12 +362,40 @@ void mrc_offload_queue_report(struct mrc_offload_dev *od, u8 what,
 }
 
 
+/* The device failed: everything to software until a reset. */
+static void mrc_offload_fail(struct mrc_offload_dev *od, const char *hook,
+			     int err)
+{
+	mrc_offload_stop(od);
+	od->failed = true;
+	if (od->plane)
+		mrc_offload_hook_failed(od->plane, hook, err);
+}
+
+/* The device reset and lost its state: capabilities and steering anew. */
+static void mrc_offload_reset(struct mrc_offload_dev *od)
+{
+	struct mrc_offload_caps caps;
+	int err;
+
+	mrc_offload_stop(od);
+	err = od->ops->caps(od->dev, &caps);
+	if (err) {
+		mrc_offload_fail(od, "caps", err);
+		return;
+	}
+	od->caps = caps;
+	od->failed = false;
+	if (od->plane) {
+		mrc_offload_event(od->plane, MRC_REASON_OFFLOAD_RESET, NULL, 0);
+		mrc_offload_steer(od);
+	}
+}
+
 static void mrc_offload_report_work(struct work_struct *work)
 {
 	struct mrc_offload_dev *od = container_of(work, struct mrc_offload_dev,
 						  report_work);
-	struct mrc_offload_caps caps;
-	struct mrc_plane *pl;
 	const char *hook;
 	int err;
 	u8 what;
@@ -380,21 +408,10 @@ static void mrc_offload_report_work(struct work_struct *work)
 	od->report_pending = false;
 	spin_unlock_irq(&od->report_lock);
 
-	pl = od->plane;
-	mrc_offload_stop(od);
-	if (what == MRC_OFFLOAD_REPORT_ERROR) {
-		od->failed = true;
-		if (pl)
-			mrc_offload_hook_failed(pl, hook ?: "report", err);
-	} else {
-		od->failed = false;
-		if (!od->ops->caps(od->dev, &caps))
-			od->caps = caps;
-		if (pl) {
-			mrc_offload_event(pl, MRC_REASON_OFFLOAD_RESET, NULL, 0);
-			mrc_offload_steer(od);
-		}
-	}
+	if (what == MRC_OFFLOAD_REPORT_ERROR)
+		mrc_offload_fail(od, hook ?: "report", err);
+	else
+		mrc_offload_reset(od);
 	mutex_unlock(&mrc_offload_lock);
 }
 

@@ -263,6 +263,28 @@ ev_table_full() {
 }
 mrc_lib_check "an EV table too small for the connection: software, counted" ev_table_full
 
+stats_caps_fail() {
+	local before
+	before=$(stat_a 3 OffloadErrors)
+	sim_set a 3 fail_stats 5
+	# No read-back this time, the rest of the reply as always.
+	[ "$(plane_a 3 '.offload.stats // "none"')" = none ] &&
+		[ "$(plane_a 3 .offload.state)" = active ] || return 1
+	sim_set a 3 fail_stats 0
+	[ "$(stat_a 3 OffloadErrors)" -gt "$before" ] || return 1
+	# Capabilities unreadable after a reset: failed until the next one.
+	sim_set a 3 fail_caps 5
+	sim_set a 3 reset 1
+	sleep 0.5
+	[ "$(plane_a 3 .offload.state)" = failed ] &&
+		offload_events | grep -q '"hook":"caps"' || return 1
+	sim_set a 3 fail_caps 0
+	sim_set a 3 reset 1
+	sleep 0.5
+	[ "$(plane_a 3 .offload.state)" = active ]
+}
+mrc_lib_check "fail_stats: no read-back, counted; fail_caps at a reset: failed until the next" stats_caps_fail
+
 mode_off() {
 	local before
 	na "$MRCCTL" plane set 2 offload off > /dev/null || return 1
