@@ -59,8 +59,9 @@ stat_a() { plane_a "$1" ".stats.$2 // 0"; }
 # A verified server for one client on host b; its report in $work/$1.server.
 server() {
 	port=$((port + 1))
-	topo_exec b "$MRCPERF" -s -1 -p "$port" --verify -J --timeout 20000 \
-		> "$work/$1.server" &
+	# ip netns exec execs: $! is the server, for the kill in server_done.
+	ip netns exec "$(topo_ns b)" "$MRCPERF" -s -1 -p "$port" --verify -J \
+		--timeout 20000 > "$work/$1.server" &
 	srv_pid=$!
 }
 
@@ -120,7 +121,10 @@ setup() {
 			topo_exec "$h" "$MRCCTL" plane add dev "pl$p" id "$p" || return 1
 		done
 	done
-	in_ns a "$MRCCTL" -j monitor > "$work/monitor" &
+	# Not through a shell function: $! must be mrcctl itself, or the
+	# kill below misses it and it holds the TAP pipe open.
+	nsenter --net="/run/netns/$(topo_ns a)" "$MRCCTL" -j monitor \
+		> "$work/monitor" 2>&1 &
 	monitor_pid=$!
 }
 mrc_lib_check "topology: two hosts, $PLANES planes each" setup
