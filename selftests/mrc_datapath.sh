@@ -8,16 +8,9 @@
 # (SOCK_SEQPACKET messages of 1400 bytes, default 100000).
 set -u
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=$src/build
-# shellcheck source=selftests/lib/tap.sh
-. "$src/selftests/lib/tap.sh"
-# shellcheck source=selftests/lib/topo.sh
-. "$src/selftests/lib/topo.sh"
-# shellcheck source=selftests/lib/dp.sh
-. "$src/selftests/lib/dp.sh"
+# shellcheck source=selftests/lib/guest.sh
+. "$src/selftests/lib/guest.sh"
 
-MRCCTL=$build/userspace/mrcctl/mrcctl
-MRCPERF=$build/userspace/mrcperf/mrcperf
 BYTES=${MRC_DP_BYTES:-256M}
 MSGS=${MRC_DP_MSGS:-100000}
 MSGLEN=1400

@@ -10,17 +10,9 @@
 # nothing. TAP output.
 set -u
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=$src/build
-# shellcheck source=selftests/lib/tap.sh
-. "$src/selftests/lib/tap.sh"
-# shellcheck source=selftests/lib/topo.sh
-. "$src/selftests/lib/topo.sh"
-# shellcheck source=selftests/lib/dp.sh
-. "$src/selftests/lib/dp.sh"
+# shellcheck source=selftests/lib/guest.sh
+. "$src/selftests/lib/guest.sh"
 
-us=${MRC_USERSPACE:-$build/userspace}
-MRCCTL=$us/mrcctl/mrcctl
-MRCPERF=$us/mrcperf/mrcperf
 SIM_KO=$src/drivers/mrc_sim/mrc_sim.ko
 SIM=/sys/kernel/debug/mrc_sim
 PLANES=4

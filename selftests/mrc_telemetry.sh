@@ -10,17 +10,9 @@
 # leaves nothing attached. TAP output.
 set -u
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=$src/build
-# shellcheck source=selftests/lib/tap.sh
-. "$src/selftests/lib/tap.sh"
-# shellcheck source=selftests/lib/topo.sh
-. "$src/selftests/lib/topo.sh"
-# shellcheck source=selftests/lib/dp.sh
-. "$src/selftests/lib/dp.sh"
+# shellcheck source=selftests/lib/guest.sh
+. "$src/selftests/lib/guest.sh"
 
-us=${MRC_USERSPACE:-$build/userspace}
-MRCCTL=$us/mrcctl/mrcctl
-MRCPERF=$us/mrcperf/mrcperf
 MRCD=$us/mrcd/mrcd
 PINS=/sys/fs/bpf/mrc
 PLANES=4
