@@ -53,12 +53,19 @@ mrc_dp_background() {
 	MRC_DP_CPID=$!
 }
 
-# Host a's connection to server port $1 that carries data (mrcperf
-# --verify may open more than one): its id.
+# Host a's established connection to server port $1 that carries data:
+# its id, once there is one (up to 10 s). Ids are random tokens, so the
+# dump order means nothing: a refused attempt that still lingers (a slow
+# guest's server was not listening yet) is told apart by its state.
 mrc_dp_conn_id() {
-	local id
-	for id in $(topo_exec a "$MRCCTL" -j conn show | jq ".[] | select(.\"peer-port\" == $1) | .id"); do
-		[ "$(topo_exec a "$MRCCTL" -j path show conn "$id" 2> /dev/null | jq length)" -gt 0 ] 2> /dev/null &&
-			echo "$id"
-	done | tail -1
+	local i id
+	for ((i = 0; i < 50; i++)); do
+		for id in $(topo_exec a "$MRCCTL" -j conn show |
+			jq ".[] | select(.\"peer-port\" == $1 and .state == \"established\") | .id"); do
+			[ "$(topo_exec a "$MRCCTL" -j path show conn "$id" 2> /dev/null | jq length)" -gt 0 ] 2> /dev/null &&
+				{ echo "$id"; return 0; }
+		done
+		sleep 0.2
+	done
+	return 1
 }
