@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-// mrcperf: an iperf3-like traffic tool for AF_MRC (and TCP). See cli.hpp.
+// mrcperf: an iperf3-like traffic tool for AF_MRC (and TCP, MPTCP, and UDP
+// for ping-pong latency). See cli.hpp.
 #include <csignal>
 #include <iostream>
 #include <string_view>

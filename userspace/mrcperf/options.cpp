@@ -20,27 +20,43 @@ namespace {
 using std::chrono::milliseconds;
 
 constexpr std::string_view kUsage =
-    "Usage: mrcperf -s [ -p PORT ] [ -B ADDR ] [ -1 ] [ --seqpacket ] [ --verify ]\n"
-    "                  [ -i SECONDS ] [ --timeout MS ] [ -J ] [ --tcp ]\n"
-    "       mrcperf -c ADDR [ -p PORT ] [ -B ADDR ] [ -n BYTES | -t SECONDS ]\n"
+    "Usage: mrcperf -s [ -p PORT ] [ -B ADDR ] [ -1 | --clients N ] [ --seqpacket ]\n"
+    "                  [ --verify ] [ --pingpong ] [ -i SECONDS ] [ --timeout MS ] [ -J ]\n"
+    "                  [ --tcp | --mptcp | --udp ]\n"
+    "       mrcperf -c ADDR [ -p PORT ] [ -B ADDR ] [ -n BYTES | -t SECONDS ] [ -P N ]\n"
     "                  [ --seqpacket ] [ -l LENGTH ] [ --verify ] [ -i SECONDS ]\n"
-    "                  [ --timeout MS ] [ -J ] [ --tcp ]\n"
+    "                  [ --timeout MS ] [ -J ] [ --tcp | --mptcp ]\n"
+    "       mrcperf -c ADDR --pingpong [ -t SECONDS | --count N ] [ --warmup N ]\n"
+    "                  [ -l LENGTH ] [ -P N ] [ --tcp | --mptcp | --udp ] ...\n"
     "\n"
     "  -s, --server         receive: wait for clients on PORT (default 5201)\n"
     "  -c, --client ADDR    send to the server at ADDR (name, IPv4 or IPv6)\n"
     "  -p, --port PORT      service port, 1..65535\n"
     "  -B, --bind ADDR      local address to bind\n"
-    "  -1, --one-off        serve one client, then exit with its status\n"
+    "  -1, --one-off        serve one client, then exit with its status (--clients 1)\n"
+    "      --clients N      serve N clients, each on its own thread, then exit\n"
+    "                       with the worst status; one JSON object when N > 1\n"
+    "  -P, --parallel N     N connections at once (1..256), -n BYTES each; one\n"
+    "                       JSON object with \"connections\" and the sums when N > 1\n"
     "  -n, --bytes BYTES    send BYTES (suffixes K, M, G, T: binary multiples)\n"
     "  -t, --time SECONDS   send for SECONDS (default 10)\n"
     "  -l, --length LENGTH  bytes per send(): default 128K for a stream,\n"
-    "                       4096 per message with --seqpacket (8..16M)\n"
+    "                       4096 per message with --seqpacket (8..16M),\n"
+    "                       64 per exchange with --pingpong (8..65507 with --udp)\n"
     "      --seqpacket      SOCK_SEQPACKET: numbered messages checked whole\n"
     "      --verify         send a seeded pseudo-random pattern, check every byte\n"
+    "      --pingpong       round-trip latency: send LENGTH bytes, wait for their\n"
+    "                       echo, repeat; any server echoes a --pingpong client,\n"
+    "                       -s --pingpong refuses throughput clients\n"
+    "      --count N        --pingpong: N measured exchanges instead of -t\n"
+    "      --warmup N       --pingpong: N exchanges first, not measured (default 100)\n"
     "  -i, --interval SECS  a report line every SECS (0.1..3600)\n"
     "      --timeout MS     give up after MS without progress (connect, send, recv)\n"
     "  -J, --json           print one JSON object on stdout\n"
     "      --tcp            plain TCP instead of AF_MRC (no --seqpacket)\n"
+    "      --mptcp          MPTCP (IPPROTO_MPTCP) instead of AF_MRC (no --seqpacket)\n"
+    "      --udp            raw UDP echo, with --pingpong only: the latency floor;\n"
+    "                       the server's -1 ends at the client's end marker\n"
     "  -h, --help           this text\n"
     "\n"
     "Exit status: 0 ok, 1 usage, 2 runtime error or short transfer, 3 data mismatch.\n";
@@ -87,8 +103,8 @@ milliseconds ParseSeconds(std::string_view option, std::string_view text, double
   return milliseconds(std::llround(value * 1000.0));
 }
 
-const std::array<Spec, 15>& Specs() {
-  static const std::array<Spec, 15> specs{{
+const std::array<Spec, 22>& Specs() {
+  static const std::array<Spec, 22> specs{{
       {'s', "server", false, false, false, [](Options& o, auto) { o.role = Role::kServer; }},
       {'c', "client", true, false, false,
        [](Options& o, std::string_view v) {
@@ -109,6 +125,23 @@ const std::array<Spec, 15>& Specs() {
          o.bind_host = v;
        }},
       {'1', "one-off", false, false, true, [](Options& o, auto) { o.one_off = true; }},
+      {'\0', "clients", true, false, true,
+       [](Options& o, std::string_view v) {
+         o.clients = ParseInteger<std::uint32_t>("--clients", v, 1, 65535);
+       }},
+      {'P', "parallel", true, true, false,
+       [](Options& o, std::string_view v) {
+         o.parallel = ParseInteger<std::uint32_t>("-P", v, 1, kMaxParallel);
+       }},
+      {'\0', "pingpong", false, false, false, [](Options& o, auto) { o.pingpong = true; }},
+      {'\0', "count", true, true, false,
+       [](Options& o, std::string_view v) {
+         o.count = ParseInteger<std::uint64_t>("--count", v, 1, 1'000'000'000);
+       }},
+      {'\0', "warmup", true, true, false,
+       [](Options& o, std::string_view v) {
+         o.warmup = ParseInteger<std::uint32_t>("--warmup", v, 0, 1'000'000);
+       }},
       {'n', "bytes", true, true, false,
        [](Options& o, std::string_view v) {
          o.bytes = ParseSize(v);
@@ -142,6 +175,10 @@ const std::array<Spec, 15>& Specs() {
       {'J', "json", false, false, false, [](Options& o, auto) { o.json = true; }},
       {'\0', "tcp", false, false, false,
        [](Options& o, auto) { o.transport = TransportKind::kTcp; }},
+      {'\0', "mptcp", false, false, false,
+       [](Options& o, auto) { o.transport = TransportKind::kMptcp; }},
+      {'\0', "udp", false, false, false,
+       [](Options& o, auto) { o.transport = TransportKind::kUdp; }},
       {'h', "help", false, false, false, [](Options& o, auto) { o.help = true; }},
   }};
   return specs;
@@ -163,28 +200,92 @@ std::string Spelling(const Spec& spec) {
                                  : "--" + std::string(spec.long_name);
 }
 
-// Checks that need the whole command line.
-void CheckTogether(Options& options, bool has_bytes, bool has_time) {
-  if (has_bytes && has_time) {
+using Given = std::function<bool(std::string_view long_name)>;
+
+// The socket kinds: one at most, and what each of them can carry.
+void CheckTransport(const Options& options, const Given& given) {
+  const auto kinds = std::ranges::count_if(std::array<std::string_view, 3>{"tcp", "mptcp", "udp"},
+                                           [&](std::string_view name) { return given(name); });
+  if (kinds > 1) {
+    Fail("--tcp, --mptcp and --udp exclude each other");
+  }
+  if (options.mode == Mode::kSeqpacket) {
+    if (options.transport == TransportKind::kTcp || options.transport == TransportKind::kMptcp) {
+      Fail("--seqpacket needs AF_MRC: " +
+           std::string(options.transport == TransportKind::kTcp ? "TCP" : "MPTCP") +
+           " has no message boundaries");
+    }
+    if (options.transport == TransportKind::kUdp) {
+      Fail("--seqpacket and --udp exclude each other");
+    }
+  }
+  if (options.transport == TransportKind::kUdp && !options.pingpong) {
+    Fail("--udp needs --pingpong: the UDP echo measures round trips only");
+  }
+  if (options.transport == TransportKind::kUdp && options.parallel > 1) {
+    Fail("-P and --udp exclude each other: the UDP echo serves one flow at a time");
+  }
+}
+
+// -n, -t, --count and --warmup: what bounds a run.
+void CheckBounds(const Options& options, const Given& given) {
+  if (given("bytes") && given("time")) {
     Fail("-n and -t exclude each other");
   }
-  if (options.transport == TransportKind::kTcp && options.mode == Mode::kSeqpacket) {
-    Fail("--seqpacket needs AF_MRC: TCP has no message boundaries");
+  if (given("count") && given("time")) {
+    Fail("--count and -t exclude each other");
   }
-  if (options.role == Role::kServer) {
-    return;
+  if (!options.pingpong) {
+    for (const std::string_view name : {"count", "warmup"}) {
+      if (given(name)) {
+        Fail("--" + std::string(name) + " needs --pingpong");
+      }
+    }
+  } else if (given("bytes")) {
+    Fail("-n is for throughput: --pingpong runs for -t SECONDS or --count N");
   }
-  if (!has_bytes && !has_time) {
-    options.duration = milliseconds(std::llround(kDefaultSeconds * 1000.0));
+  if (options.one_off && given("clients")) {
+    Fail("-1 and --clients exclude each other (-1 is --clients 1)");
   }
-  if (options.length == 0) {
-    options.length =
-        options.mode == Mode::kSeqpacket ? kDefaultMessageLength : kDefaultStreamLength;
+}
+
+std::uint32_t DefaultLength(const Options& options) {
+  if (options.pingpong) {
+    return kDefaultPingLength;
   }
+  return options.mode == Mode::kSeqpacket ? kDefaultMessageLength : kDefaultStreamLength;
+}
+
+void CheckLength(const Options& options) {
   if (options.mode == Mode::kSeqpacket && options.length < kMinMessageLength) {
     Fail("-l " + std::to_string(options.length) +
          " is too short for --seqpacket: messages carry an 8-byte number");
   }
+  if (options.transport == TransportKind::kUdp &&
+      (options.length < kMinMessageLength || options.length > kMaxUdpLength)) {
+    Fail("-l " + std::to_string(options.length) +
+         " is out of range 8..65507 for --udp: " + "datagrams carry an 8-byte sequence number");
+  }
+}
+
+// Checks that need the whole command line, then the defaults that
+// depend on it.
+void CheckTogether(Options& options, const Given& given) {
+  CheckTransport(options, given);
+  CheckBounds(options, given);
+  if (options.role == Role::kServer) {
+    if (options.one_off) {
+      options.clients = 1;
+    }
+    return;
+  }
+  if (!given("bytes") && !given("time") && !given("count")) {
+    options.duration = milliseconds(std::llround(kDefaultSeconds * 1000.0));
+  }
+  if (options.length == 0) {
+    options.length = DefaultLength(options);
+  }
+  CheckLength(options);
 }
 
 // Applies the option at args[i] (and its value, advancing i past it).
@@ -270,14 +371,24 @@ Options ParseOptions(std::span<const std::string_view> args) {
       Fail(Spelling(*spec) + " is a server option");
     }
   }
-  CheckTogether(options, given("bytes"), given("time"));
+  CheckTogether(options, given);
   return options;
 }
 
 std::string_view UsageText() { return kUsage; }
 
 std::string_view Name(TransportKind transport) {
-  return transport == TransportKind::kTcp ? "tcp" : "mrc";
+  switch (transport) {
+    case TransportKind::kTcp:
+      return "tcp";
+    case TransportKind::kMptcp:
+      return "mptcp";
+    case TransportKind::kUdp:
+      return "udp";
+    case TransportKind::kMrc:
+      break;
+  }
+  return "mrc";
 }
 
 std::string_view Name(Mode mode) { return mode == Mode::kSeqpacket ? "seqpacket" : "stream"; }

@@ -15,8 +15,10 @@ namespace mrcperf {
 enum class Role { kServer, kClient };
 
 // The socket underneath. kMrc is AF_MRC; kTcp plain TCP over AF_INET or
-// AF_INET6, so every code path can be exercised without mrc.ko.
-enum class TransportKind { kMrc, kTcp };
+// AF_INET6, so every code path can be exercised without mrc.ko; kMptcp
+// the same with IPPROTO_MPTCP; kUdp raw UDP datagrams, the latency floor
+// (--pingpong only).
+enum class TransportKind { kMrc, kTcp, kMptcp, kUdp };
 
 // kStream: SOCK_STREAM, a byte stream. kSeqpacket: SOCK_SEQPACKET, whole
 // numbered messages (AF_MRC only: TCP has no message boundaries).
@@ -28,6 +30,10 @@ inline constexpr std::uint32_t kDefaultMessageLength = 4096;       // bytes per 
 inline constexpr std::uint32_t kMinMessageLength = 8;              // room for the message number
 inline constexpr std::uint32_t kMaxLength = 16 * 1024 * 1024;
 inline constexpr double kDefaultSeconds = 10.0;
+inline constexpr std::uint32_t kDefaultPingLength = 64;  // bytes per ping-pong message
+inline constexpr std::uint32_t kMaxUdpLength = 65507;    // largest IPv4 UDP payload
+inline constexpr std::uint32_t kDefaultWarmup = 100;     // exchanges before measuring
+inline constexpr std::uint32_t kMaxParallel = 256;
 
 struct Options {
   Role role = Role::kClient;
@@ -36,7 +42,12 @@ struct Options {
   std::string host;       // -c: the server to reach
   std::string bind_host;  // -B: local address, empty = any
   std::uint16_t port = kDefaultPort;
-  bool one_off = false;  // -1: serve one client, then exit
+  bool one_off = false;                   // -1: serve one client, then exit (clients = 1)
+  std::uint32_t clients = 0;              // --clients: serve this many, then exit; 0 = forever
+  std::uint32_t parallel = 1;             // -P: connections of a client run
+  bool pingpong = false;                  // --pingpong: round-trip latency instead of throughput
+  std::uint64_t count = 0;                // --count: measured exchanges; 0 = time-bound
+  std::uint32_t warmup = kDefaultWarmup;  // --warmup: exchanges not measured
   bool verify = false;
   bool json = false;
   bool help = false;                                 // -h: print the usage and succeed

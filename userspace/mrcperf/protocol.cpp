@@ -71,7 +71,8 @@ std::array<std::uint8_t, kHelloSize> Encode(const Hello& hello) {
   writer.Put(kHelloMagic);
   writer.Put(kProtocolVersion);
   writer.Put(hello.mode == Mode::kSeqpacket ? kModeSeqpacket : kModeStream);
-  writer.Put(hello.verify ? kFlagVerify : std::uint8_t{0});
+  writer.Put(static_cast<std::uint8_t>((hello.verify ? kFlagVerify : 0U) |
+                                       (hello.pingpong ? kFlagPingpong : 0U)));
   writer.Put(hello.length);
   writer.Put(std::uint32_t{0});
   writer.Put(hello.total_bytes);
@@ -106,10 +107,11 @@ Hello DecodeHello(std::span<const std::uint8_t> bytes) {
   }
   hello.mode = mode == kModeSeqpacket ? Mode::kSeqpacket : Mode::kStream;
   const auto flags = reader.Get<std::uint8_t>();
-  if ((flags & ~kFlagVerify) != 0) {
+  if ((flags & ~(kFlagVerify | kFlagPingpong)) != 0) {
     throw ProtocolError("hello has unknown flags " + std::to_string(flags));
   }
   hello.verify = (flags & kFlagVerify) != 0;
+  hello.pingpong = (flags & kFlagPingpong) != 0;
   hello.length = reader.Get<std::uint32_t>();
   const std::uint32_t min_length = hello.mode == Mode::kSeqpacket ? kMinMessageLength : 1;
   if (hello.length < min_length || hello.length > kMaxLength) {

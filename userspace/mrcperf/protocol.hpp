@@ -13,6 +13,12 @@
 //         first mismatch offset u64 (all ones: none) | longest gap us u64 |
 //         duration us u64
 //
+// Hello flags: 0x01 --verify, 0x02 --pingpong. A ping-pong client sends
+// messages of `length` bytes and the server echoes each whole before the
+// next comes; total bytes is then (warmup + count) x length, or 0 with a
+// duration. A version 1 peer that predates ping-pong refuses the unknown
+// flag, so the version stays 1: throughput runs still mix old and new.
+//
 // A seqpacket data message carries its number (u64, big-endian) in its
 // first 8 bytes; with --verify the rest holds the pattern at the message's
 // stream offset (number x length).
@@ -34,11 +40,13 @@ inline constexpr std::uint16_t kProtocolVersion = 1;
 inline constexpr std::size_t kHelloSize = 40;
 inline constexpr std::size_t kResultSize = 64;
 inline constexpr std::uint8_t kFlagVerify = 0x01;
+inline constexpr std::uint8_t kFlagPingpong = 0x02;
 
 // What the client is about to send.
 struct Hello {
   Mode mode = Mode::kStream;
   bool verify = false;
+  bool pingpong = false;          // echo each message back (round-trip latency)
   std::uint32_t length = 0;       // bytes per send() / message
   std::uint64_t total_bytes = 0;  // 0: time-bound
   std::chrono::milliseconds duration{0};

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "error.hpp"
+#include "latency.hpp"
 
 namespace mrcperf {
 namespace {
@@ -50,6 +51,30 @@ json ResultJson(const Result& result) {
           {"seconds", Seconds(result.duration)},
           {"bits_per_second", BitsPerSecond(result.bytes, result.duration)},
           {"longest_gap_ms", Millis(result.longest_gap)}};
+}
+
+json Number(std::uint64_t count, double value) { return count == 0 ? json(nullptr) : json(value); }
+
+// The first line of a ping-pong report.
+std::string PingSummaryText(const Report& report) {
+  const TransferStats& stats = report.stats;
+  const bool client = report.role == Role::kClient;
+  std::string text = std::string(Name(report.role)) + " " + std::string(Name(report.transport)) +
+                     " " + std::string(ModeName(report.transport, report.mode)) + " ping-pong " +
+                     report.local + " <-> " + report.peer + ": " + (client ? "" : "echoed ") +
+                     std::to_string(stats.messages) + (client ? " round trips" : " messages") +
+                     " (" + HumanBytes(stats.bytes) + ") in " + Fixed(Seconds(stats.duration), 3) +
+                     " s";
+  if (stats.mismatches > 0 || stats.bad_messages > 0) {
+    text += ", " + std::to_string(stats.mismatches) + " mismatches, " +
+            std::to_string(stats.bad_messages) + " bad messages";
+  }
+  text += (client ? ", longest round trip " : ", longest gap ") +
+          Fixed(Millis(stats.longest_gap), 3) + " ms\n";
+  if (report.ping) {
+    text += LatencyText(report.ping->samples, report.ping->lost);
+  }
+  return text;
 }
 
 std::string Checks(std::uint64_t mismatches, std::uint64_t bad_messages, bool verify, Mode mode,
@@ -98,6 +123,41 @@ std::string HumanBits(double bits_per_second) {
   return Fixed(value, 2) + " " + kUnits.at(unit);
 }
 
+double UnixSeconds(std::chrono::system_clock::time_point time) {
+  return std::chrono::duration<double>(time.time_since_epoch()).count();
+}
+
+std::string_view ModeName(TransportKind transport, Mode mode) {
+  return transport == TransportKind::kUdp ? "datagram" : Name(mode);
+}
+
+json LatencyJson(const std::vector<std::chrono::nanoseconds>& samples) {
+  const LatencySummary s = Summarize(samples);
+  return {{"count", s.count},
+          {"min", Number(s.count, s.min_us)},
+          {"mean", Number(s.count, s.mean_us)},
+          {"p50", Number(s.count, s.p50_us)},
+          {"p90", Number(s.count, s.p90_us)},
+          {"p99", Number(s.count, s.p99_us)},
+          {"p999", Number(s.count, s.p999_us)},
+          {"max", Number(s.count, s.max_us)}};
+}
+
+std::string LatencyText(const std::vector<std::chrono::nanoseconds>& samples,
+                        const std::optional<std::uint64_t>& lost) {
+  const LatencySummary s = Summarize(samples);
+  std::string text = "latency over " + std::to_string(s.count) + " round trips";
+  if (s.count > 0) {
+    text += ": min " + Fixed(s.min_us, 1) + " / mean " + Fixed(s.mean_us, 1) + " / p50 " +
+            Fixed(s.p50_us, 1) + " / p90 " + Fixed(s.p90_us, 1) + " / p99 " + Fixed(s.p99_us, 1) +
+            " / p99.9 " + Fixed(s.p999_us, 1) + " / max " + Fixed(s.max_us, 1) + " us";
+  }
+  if (lost) {
+    text += ", " + std::to_string(*lost) + " lost";
+  }
+  return text + "\n";
+}
+
 json ToJson(const Report& report) {
   const TransferStats& stats = report.stats;
   json intervals = json::array();
@@ -106,10 +166,12 @@ json ToJson(const Report& report) {
   }
   json out = {{"role", Name(report.role)},
               {"transport", Name(report.transport)},
-              {"mode", Name(report.mode)},
+              {"mode", ModeName(report.transport, report.mode)},
               {"verify", report.verify},
+              {"pingpong", report.pingpong},
               {"local", report.local},
               {"peer", report.peer},
+              {"start_time", UnixSeconds(stats.start_time)},
               {"bytes", stats.bytes},
               {"messages", stats.messages},
               {"mismatches", stats.mismatches},
@@ -122,6 +184,12 @@ json ToJson(const Report& report) {
               {"error", report.error ? json(*report.error) : json(nullptr)}};
   if (report.role == Role::kClient) {
     out["server"] = report.server ? ResultJson(*report.server) : json(nullptr);
+  }
+  if (report.ping) {
+    out["latency_us"] = LatencyJson(report.ping->samples);
+    if (report.ping->lost) {
+      out["lost"] = *report.ping->lost;
+    }
   }
   return out;
 }
@@ -138,6 +206,9 @@ std::string IntervalText(const Interval& interval, Mode mode) {
 }
 
 std::string SummaryText(const Report& report) {
+  if (report.pingpong) {
+    return PingSummaryText(report);
+  }
   const TransferStats& stats = report.stats;
   const bool sender = report.role == Role::kClient;
   std::string text = std::string(Name(report.role)) + " " + std::string(Name(report.transport)) +

@@ -9,20 +9,11 @@
 
 #include "error.hpp"
 #include "io.hpp"
+#include "pingpong.hpp"
+#include "transport.hpp"
 
 namespace mrcperf {
 namespace {
-
-Report EmptyReport(const Connection& conn, const Options& options, Role role) {
-  Report report;
-  report.role = role;
-  report.transport = conn.transport;
-  report.mode = options.mode;
-  report.verify = options.verify;
-  report.local = conn.local;
-  report.peer = conn.peer;
-  return report;
-}
 
 std::string ShortTransfer(std::string_view expected_what, std::uint64_t expected,
                           std::string_view got_what, std::uint64_t got) {
@@ -43,17 +34,57 @@ Hello ReceiveHello(const Connection& conn, const Options& options) {
   if (options.verify && !hello.verify) {
     throw ProtocolError(conn.peer + " does not send a --verify pattern; this server requires it");
   }
+  if (options.pingpong && !hello.pingpong) {
+    throw ProtocolError(conn.peer + " asks for a throughput run; this server runs --pingpong");
+  }
   return hello;
+}
+
+// Nagle's algorithm would hold back a message while an earlier one is
+// unacknowledged; a ping-pong wants every message out at once. Only TCP
+// and MPTCP have it; a failure costs latency, not correctness, so it is
+// not fatal (the socketpairs of the tests refuse it).
+void PreferLatency(const Connection& conn) {
+  if (conn.transport == TransportKind::kTcp || conn.transport == TransportKind::kMptcp) {
+    SetNoDelay(conn.fd);
+  }
 }
 
 }  // namespace
 
+Report NewReport(const Connection& conn, const Options& options, Role role) {
+  Report report;
+  report.role = role;
+  report.transport = conn.transport;
+  report.mode = options.mode;
+  report.verify = options.verify;
+  report.pingpong = options.pingpong;
+  report.local = conn.local;
+  report.peer = conn.peer;
+  MarkStart(report.stats);
+  return report;
+}
+
+Report FailedReport(const Options& options, const std::string& error) {
+  Connection none;
+  none.transport = options.transport;
+  Report report = NewReport(none, options, options.role);
+  report.error = error;
+  return report;
+}
+
 Hello HelloFor(const Options& options, std::uint64_t seed) {
+  // A counted ping-pong announces its bytes so that the server can tell a
+  // short run, as with -n.
+  const std::uint64_t total = options.pingpong && options.count != 0
+                                  ? (std::uint64_t{options.warmup} + options.count) * options.length
+                                  : options.bytes;
   return {.mode = options.mode,
           .verify = options.verify,
+          .pingpong = options.pingpong,
           .length = options.length,
-          .total_bytes = options.bytes,
-          .duration = options.bytes != 0 ? std::chrono::milliseconds(0) : options.duration,
+          .total_bytes = total,
+          .duration = total != 0 ? std::chrono::milliseconds(0) : options.duration,
           .seed = seed};
 }
 
@@ -69,7 +100,7 @@ Result ResultOf(const TransferStats& stats) {
 
 Report RunClientSession(const Connection& conn, const Options& options, std::uint64_t seed,
                         const IntervalSink& sink) {
-  Report report = EmptyReport(conn, options, Role::kClient);
+  Report report = NewReport(conn, options, Role::kClient);
   try {
     const Hello hello = HelloFor(options, seed);
     SendRecord(conn.fd, options.mode, Encode(hello), conn.peer);
@@ -78,7 +109,13 @@ Report RunClientSession(const Connection& conn, const Options& options, std::uin
                               .hello = hello,
                               .interval = options.interval,
                               .sink = sink};
-    SendData(setup, report.stats);
+    if (options.pingpong) {
+      PreferLatency(conn);
+      report.ping.emplace();
+      PingData(setup, PlanFor(options), report.stats, *report.ping);
+    } else {
+      SendData(setup, report.stats);
+    }
     if (shutdown(conn.fd, SHUT_WR) < 0) {
       throw SystemError("shutdown " + conn.peer, errno);
     }
@@ -98,16 +135,22 @@ Report RunClientSession(const Connection& conn, const Options& options, std::uin
 }
 
 Report RunServerSession(const Connection& conn, const Options& options, const IntervalSink& sink) {
-  Report report = EmptyReport(conn, options, Role::kServer);
+  Report report = NewReport(conn, options, Role::kServer);
   try {
     const Hello hello = ReceiveHello(conn, options);
     report.verify = hello.verify;
+    report.pingpong = hello.pingpong;
     const TransferSetup setup{.fd = conn.fd,
                               .peer = conn.peer,
                               .hello = hello,
                               .interval = options.interval,
                               .sink = sink};
-    ReceiveData(setup, report.stats);
+    if (hello.pingpong) {
+      PreferLatency(conn);
+      EchoData(setup, report.stats);
+    } else {
+      ReceiveData(setup, report.stats);
+    }
     if (hello.total_bytes != 0 && report.stats.bytes != hello.total_bytes) {
       report.error = ShortTransfer("expected", hello.total_bytes, "received", report.stats.bytes);
     }

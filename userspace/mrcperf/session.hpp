@@ -21,6 +21,13 @@ struct Connection {
   std::string peer;
 };
 
+// An empty report of `role` for `conn`, its start stamped now (the data
+// phase stamps it again when it begins).
+Report NewReport(const Connection& conn, const Options& options, Role role);
+
+// The report of a run that failed before it had a connection.
+Report FailedReport(const Options& options, const std::string& error);
+
 // The Hello a client with these options sends.
 Hello HelloFor(const Options& options, std::uint64_t seed);
 

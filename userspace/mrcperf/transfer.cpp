@@ -21,13 +21,6 @@ std::chrono::microseconds Micros(Clock::duration d) {
   return std::chrono::duration_cast<std::chrono::microseconds>(d);
 }
 
-void Complete(TransferStats& stats, const Meter& meter, Clock::time_point start,
-              Clock::time_point end) {
-  stats.duration = Micros(end - start);
-  stats.longest_gap = meter.longest_gap();
-  stats.intervals = meter.intervals();
-}
-
 void AddCheck(TransferStats& stats, const CheckResult& check) {
   stats.mismatches += check.mismatches;
   if (!stats.first_mismatch) {
@@ -184,8 +177,20 @@ std::uint64_t ExpectedMessageLength(const Hello& hello, std::uint64_t number) {
   return std::min<std::uint64_t>(hello.length, hello.total_bytes - number * hello.length);
 }
 
+void CompleteStats(TransferStats& stats, const Meter& meter, Clock::time_point end) {
+  stats.duration = Micros(end - stats.start);
+  stats.longest_gap = meter.longest_gap();
+  stats.intervals = meter.intervals();
+}
+
+void MarkStart(TransferStats& stats) {
+  stats.start = Clock::now();
+  stats.start_time = std::chrono::system_clock::now();
+}
+
 void SendData(const TransferSetup& setup, TransferStats& stats) {
-  const auto start = Clock::now();
+  MarkStart(stats);
+  const auto start = stats.start;
   Meter meter(start, setup.interval, setup.sink);
   const auto deadline = start + setup.hello.duration;
   try {
@@ -195,16 +200,17 @@ void SendData(const TransferSetup& setup, TransferStats& stats) {
       SendStream(setup, meter, deadline, stats);
     }
   } catch (...) {
-    Complete(stats, meter, start, Clock::now());
+    CompleteStats(stats, meter, Clock::now());
     throw;
   }
   const auto end = Clock::now();
   meter.Finish(end);
-  Complete(stats, meter, start, end);
+  CompleteStats(stats, meter, end);
 }
 
 void ReceiveData(const TransferSetup& setup, TransferStats& stats) {
-  const auto start = Clock::now();
+  MarkStart(stats);
+  const auto start = stats.start;
   Meter meter(start, setup.interval, setup.sink);
   auto last = start;
   try {
@@ -214,11 +220,11 @@ void ReceiveData(const TransferSetup& setup, TransferStats& stats) {
       ReceiveStream(setup, meter, last, stats);
     }
   } catch (...) {
-    Complete(stats, meter, start, last);
+    CompleteStats(stats, meter, last);
     throw;
   }
   meter.Finish(last);
-  Complete(stats, meter, start, last);
+  CompleteStats(stats, meter, last);
 }
 
 }  // namespace mrcperf

@@ -16,6 +16,11 @@
 namespace mrcperf {
 
 struct TransferStats {
+  // When the data phase began: `start` to measure spans across
+  // connections, `start_time` (CLOCK_REALTIME) for scripts that line the
+  // intervals up with events at known wall-clock times.
+  Clock::time_point start;
+  std::chrono::system_clock::time_point start_time;
   std::uint64_t bytes = 0;
   std::uint64_t messages = 0;      // seqpacket only
   std::uint64_t mismatches = 0;    // receiver with --verify
@@ -40,6 +45,13 @@ void SendData(const TransferSetup& setup, TransferStats& stats);
 
 // Receives until the peer shuts its side down; `stats` as above.
 void ReceiveData(const TransferSetup& setup, TransferStats& stats);
+
+// Stamps the start of the data phase (both clocks) into `stats`.
+void MarkStart(TransferStats& stats);
+
+// Closes the data phase at `end`: duration since stats.start, and the
+// meter's longest gap and intervals.
+void CompleteStats(TransferStats& stats, const Meter& meter, Clock::time_point end);
 
 // The message number as carried in the first bytes of a seqpacket message:
 // 8 big-endian bytes, or the low-order ones in a final message shorter

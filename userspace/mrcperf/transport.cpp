@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-// Sockets for AF_MRC and TCP: names to addresses, listen, connect with a
-// deadline, timeouts.
+// Sockets for AF_MRC, TCP, MPTCP and UDP: names to addresses, listen,
+// connect with a deadline, timeouts.
 #include "transport.hpp"
 
 #include <arpa/inet.h>
@@ -20,6 +20,11 @@
 #include "error.hpp"
 #include "mrc/error.hpp"
 #include "mrc/module_info.hpp"
+
+// Older C libraries lack it; the number is the kernel's ABI.
+#ifndef IPPROTO_MPTCP
+#define IPPROTO_MPTCP 262
+#endif
 
 namespace mrcperf {
 namespace {
@@ -102,14 +107,23 @@ socklen_t LengthOf(const sockaddr_storage& addr, TransportKind kind) {
   return addr.ss_family == AF_INET6 ? sizeof(sockaddr_in6) : sizeof(sockaddr_in);
 }
 
-int SocketType(Mode mode) { return mode == Mode::kSeqpacket ? SOCK_SEQPACKET : SOCK_STREAM; }
-
-Fd OpenSocket(const Endpoint& endpoint, Mode mode) {
-  Fd fd(socket(endpoint.domain, SocketType(mode) | SOCK_CLOEXEC, 0));
-  if (!fd.valid()) {
-    throw SystemError("socket", errno);
+int SocketType(TransportKind kind, Mode mode) {
+  if (kind == TransportKind::kUdp) {
+    return SOCK_DGRAM;
   }
-  return fd;
+  return mode == Mode::kSeqpacket ? SOCK_SEQPACKET : SOCK_STREAM;
+}
+
+// The errors socket() gives for IPPROTO_MPTCP where MPTCP is compiled out
+// (EPROTONOSUPPORT, also for IPv6 without CONFIG_MPTCP_IPV6), turned off
+// by net.mptcp.enabled=0 (ENOPROTOOPT), or unknown to an old kernel.
+bool MptcpMissing(int error) {
+  return error == EPROTONOSUPPORT || error == ENOPROTOOPT || error == EINVAL;
+}
+
+// Both are TCP as far as the socket options go.
+bool TcpLike(TransportKind kind) {
+  return kind == TransportKind::kTcp || kind == TransportKind::kMptcp;
 }
 
 // The generic views of a socket address that the socket calls take.
@@ -163,16 +177,32 @@ Endpoint Transport::Describe(const sockaddr_storage& addr, socklen_t len) const 
   return endpoint;
 }
 
-Fd Transport::Listen(const Endpoint& local, Mode mode) const {
-  Fd fd = OpenSocket(local, mode);
+Fd Transport::Socket(const Endpoint& endpoint, Mode mode) const {
+  const int protocol = kind_ == TransportKind::kMptcp ? IPPROTO_MPTCP : 0;
+  Fd fd(socket(endpoint.domain, SocketType(kind_, mode) | SOCK_CLOEXEC, protocol));
+  if (!fd.valid()) {
+    if (kind_ == TransportKind::kMptcp && MptcpMissing(errno)) {
+      throw RuntimeError(std::string(kMptcpUnavailable));
+    }
+    throw SystemError("socket", errno);
+  }
+  return fd;
+}
+
+Fd Transport::Bind(const Endpoint& local, Mode mode) const {
+  Fd fd = Socket(local, mode);
   const int on = 1;
-  if (kind_ == TransportKind::kTcp &&
-      setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on)) < 0) {
+  if (TcpLike(kind_) && setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on)) < 0) {
     throw SystemError("setsockopt SO_REUSEADDR", errno);
   }
   if (bind(fd.get(), AsSockaddr(local.addr), local.len) < 0) {
     throw SystemError("bind " + local.text, errno);
   }
+  return fd;
+}
+
+Fd Transport::Listen(const Endpoint& local, Mode mode) const {
+  Fd fd = Bind(local, mode);
   if (listen(fd.get(), kBacklog) < 0) {
     throw SystemError("listen " + local.text, errno);
   }
@@ -181,7 +211,7 @@ Fd Transport::Listen(const Endpoint& local, Mode mode) const {
 
 Fd Transport::Connect(const Endpoint& remote, const std::optional<Endpoint>& local, Mode mode,
                       std::optional<std::chrono::milliseconds> timeout) const {
-  Fd fd = OpenSocket(remote, mode);
+  Fd fd = Socket(remote, mode);
   if (local && bind(fd.get(), AsSockaddr(local->addr), local->len) < 0) {
     throw SystemError("bind " + local->text, errno);
   }
@@ -206,14 +236,33 @@ void Transport::ApplyTimeout(int fd, std::chrono::milliseconds timeout) const {
   if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0) {
     throw SystemError("setsockopt SO_RCVTIMEO", errno);
   }
+  if (kind_ == TransportKind::kUdp) {
+    return;  // nothing goes unacknowledged
+  }
   const auto user_timeout = static_cast<std::uint32_t>(ms);
   const int level = kind_ == TransportKind::kMrc ? SOL_MRC : IPPROTO_TCP;
   const int option = kind_ == TransportKind::kMrc ? MRC_USER_TIMEOUT : TCP_USER_TIMEOUT;
   if (setsockopt(fd, level, option, &user_timeout, sizeof(user_timeout)) < 0) {
+    // MPTCP passes TCP options on to its subflows one by one as kernels
+    // learn them (TCP_USER_TIMEOUT came late): without it the SO_*TIMEO
+    // bounds above still hold.
+    if (kind_ == TransportKind::kMptcp && (errno == ENOPROTOOPT || errno == EOPNOTSUPP)) {
+      return;
+    }
     throw SystemError(kind_ == TransportKind::kMrc ? "setsockopt MRC_USER_TIMEOUT"
                                                    : "setsockopt TCP_USER_TIMEOUT",
                       errno);
   }
+}
+
+std::uint16_t PortOf(const Endpoint& endpoint) {
+  const auto colon = endpoint.text.rfind(':');
+  return static_cast<std::uint16_t>(std::stoul(endpoint.text.substr(colon + 1)));
+}
+
+void SetNoDelay(int fd) {
+  const int on = 1;
+  (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
 }
 
 Endpoint Transport::LocalOf(int fd) const {

@@ -183,6 +183,116 @@ TEST(MrcperfOptions, ConflictingOptions) {
   EXPECT_EQ(Refusal({"-c", "h", "--seqpacket", "-l", "8"}), "");
 }
 
+TEST(MrcperfOptions, Mptcp) {
+  const Options client = Parse({"-c", "h", "--mptcp"});
+  EXPECT_EQ(client.transport, TransportKind::kMptcp);
+  EXPECT_EQ(client.length, 128U * 1024U);
+  EXPECT_EQ(Parse({"-s", "--mptcp", "-1"}).transport, TransportKind::kMptcp);
+  EXPECT_EQ(mrcperf::Name(TransportKind::kMptcp), "mptcp");
+  EXPECT_EQ(Refusal({"-c", "h", "--mptcp", "--seqpacket"}),
+            "--seqpacket needs AF_MRC: MPTCP has no message boundaries");
+  EXPECT_EQ(Refusal({"-s", "--mptcp", "--tcp"}), "--tcp, --mptcp and --udp exclude each other");
+  EXPECT_EQ(Refusal({"-s", "--mptcp=1"}), "--mptcp takes no value");
+}
+
+TEST(MrcperfOptions, PingpongDefaults) {
+  const Options o = Parse({"-c", "h", "--pingpong"});
+  EXPECT_TRUE(o.pingpong);
+  EXPECT_EQ(o.length, 64U);
+  EXPECT_EQ(o.warmup, 100U);
+  EXPECT_EQ(o.count, 0U);
+  EXPECT_EQ(o.duration, milliseconds(10'000));
+  EXPECT_EQ(o.bytes, 0U);
+  EXPECT_TRUE(Parse({"-s", "--pingpong"}).pingpong);
+  EXPECT_FALSE(Parse({"-c", "h"}).pingpong);
+  EXPECT_EQ(Parse({"-c", "h", "--pingpong", "--seqpacket"}).length, 64U);
+}
+
+TEST(MrcperfOptions, PingpongCountWarmupAndLength) {
+  const Options o =
+      Parse({"-c", "h", "--pingpong", "--count", "5000", "--warmup=0", "-l", "1K", "--tcp"});
+  EXPECT_EQ(o.count, 5000U);
+  EXPECT_EQ(o.warmup, 0U);
+  EXPECT_EQ(o.length, 1024U);
+  EXPECT_EQ(o.duration, milliseconds(0));  // a count bounds the run, not the clock
+  EXPECT_EQ(Parse({"-c", "h", "--pingpong", "-t", "2.5"}).duration, milliseconds(2500));
+}
+
+TEST(MrcperfOptions, PingpongMisuse) {
+  EXPECT_EQ(Refusal({"-c", "h", "--count", "10"}), "--count needs --pingpong");
+  EXPECT_EQ(Refusal({"-c", "h", "--warmup", "10"}), "--warmup needs --pingpong");
+  EXPECT_EQ(Refusal({"-c", "h", "--pingpong", "--count", "10", "-t", "1"}),
+            "--count and -t exclude each other");
+  EXPECT_EQ(Refusal({"-c", "h", "--pingpong", "-n", "1M"}),
+            "-n is for throughput: --pingpong runs for -t SECONDS or --count N");
+  EXPECT_EQ(Refusal({"-c", "h", "--pingpong", "--count", "0"}),
+            "--count 0 is out of range 1..1000000000");
+  EXPECT_EQ(Refusal({"-c", "h", "--pingpong", "--count", "many"}),
+            "--count \"many\" is not a number");
+  EXPECT_EQ(Refusal({"-c", "h", "--pingpong", "--warmup", "1000001"}),
+            "--warmup 1000001 is out of range 0..1000000");
+  EXPECT_EQ(Refusal({"-s", "--pingpong", "--count", "3"}), "--count is a client option");
+  EXPECT_EQ(Refusal({"-s", "--pingpong", "--warmup", "3"}), "--warmup is a client option");
+  EXPECT_EQ(Refusal({"-c", "h", "--pingpong", "--seqpacket", "-l", "7"}),
+            "-l 7 is too short for --seqpacket: messages carry an 8-byte number");
+}
+
+TEST(MrcperfOptions, Udp) {
+  const Options client = Parse({"-c", "h", "--udp", "--pingpong", "--count", "3"});
+  EXPECT_EQ(client.transport, TransportKind::kUdp);
+  EXPECT_EQ(client.length, 64U);
+  const Options server = Parse({"-s", "--udp", "--pingpong", "-1"});
+  EXPECT_EQ(server.transport, TransportKind::kUdp);
+  EXPECT_EQ(server.clients, 1U);
+  EXPECT_EQ(Parse({"-c", "h", "--udp", "--pingpong", "-l", "8"}).length, 8U);
+  EXPECT_EQ(Parse({"-c", "h", "--udp", "--pingpong", "-l", "65507"}).length, 65507U);
+  EXPECT_EQ(mrcperf::Name(TransportKind::kUdp), "udp");
+}
+
+TEST(MrcperfOptions, UdpMisuse) {
+  const std::string needs = "--udp needs --pingpong: the UDP echo measures round trips only";
+  EXPECT_EQ(Refusal({"-c", "h", "--udp"}), needs);
+  EXPECT_EQ(Refusal({"-s", "--udp"}), needs);
+  EXPECT_EQ(Refusal({"-c", "h", "--udp", "--pingpong", "--seqpacket"}),
+            "--seqpacket and --udp exclude each other");
+  EXPECT_EQ(Refusal({"-c", "h", "--udp", "--tcp", "--pingpong"}),
+            "--tcp, --mptcp and --udp exclude each other");
+  EXPECT_EQ(Refusal({"-c", "h", "--udp", "--pingpong", "-l", "7"}),
+            "-l 7 is out of range 8..65507 for --udp: datagrams carry an 8-byte sequence number");
+  EXPECT_EQ(Refusal({"-c", "h", "--udp", "--pingpong", "-l", "65508"}),
+            "-l 65508 is out of range 8..65507 for --udp: datagrams carry an 8-byte sequence "
+            "number");
+  EXPECT_EQ(Refusal({"-c", "h", "--udp", "--pingpong", "-P", "2"}),
+            "-P and --udp exclude each other: the UDP echo serves one flow at a time");
+}
+
+TEST(MrcperfOptions, ParallelAndClients) {
+  EXPECT_EQ(Parse({"-c", "h"}).parallel, 1U);
+  EXPECT_EQ(Parse({"-c", "h", "-P", "4", "-n", "1M"}).parallel, 4U);
+  EXPECT_EQ(Parse({"-c", "h", "--parallel=256"}).parallel, 256U);
+  EXPECT_EQ(Parse({"-s"}).clients, 0U);  // forever
+  EXPECT_EQ(Parse({"-s", "-1"}).clients, 1U);
+  EXPECT_TRUE(Parse({"-s", "-1"}).one_off);
+  EXPECT_EQ(Parse({"-s", "--clients", "4"}).clients, 4U);
+  EXPECT_FALSE(Parse({"-s", "--clients", "4"}).one_off);
+  EXPECT_EQ(Refusal({"-c", "h", "-P", "0"}), "-P 0 is out of range 1..256");
+  EXPECT_EQ(Refusal({"-c", "h", "-P", "257"}), "-P 257 is out of range 1..256");
+  EXPECT_EQ(Refusal({"-c", "h", "-P", "two"}), "-P \"two\" is not a number");
+  EXPECT_EQ(Refusal({"-s", "--clients", "0"}), "--clients 0 is out of range 1..65535");
+  EXPECT_EQ(Refusal({"-s", "-1", "--clients", "2"}),
+            "-1 and --clients exclude each other (-1 is --clients 1)");
+  EXPECT_EQ(Refusal({"-s", "-P", "2"}), "-P is a client option");
+  EXPECT_EQ(Refusal({"-c", "h", "--clients", "2"}), "--clients is a server option");
+}
+
+TEST(MrcperfOptions, UsageNamesEveryNewOption) {
+  const std::string_view usage = mrcperf::UsageText();
+  for (const std::string_view word :
+       {"--mptcp", "--udp", "--pingpong", "--count", "--warmup", "-P, --parallel", "--clients"}) {
+    EXPECT_NE(usage.find(word), std::string_view::npos) << word;
+  }
+}
+
 // The CLI turns each refusal into exit status 1 with the usage on stderr.
 TEST(MrcperfOptions, MisusePrintsUsageAndExitsOne) {
   std::ostringstream out;

@@ -59,6 +59,23 @@ TEST(MrcperfProtocol, HelloRoundTrips) {
   EXPECT_EQ(DecodeHello(Encode(timed)), timed);
 }
 
+TEST(MrcperfProtocol, PingpongFlag) {
+  Hello ping = kHello;
+  ping.pingpong = true;
+  const auto bytes = Encode(ping);
+  EXPECT_EQ(bytes.at(4), 0);  // the version stays 1: an old peer refuses the unknown flag
+  EXPECT_EQ(bytes.at(5), 1);
+  EXPECT_EQ(bytes.at(7), mrcperf::kFlagVerify | mrcperf::kFlagPingpong);
+  EXPECT_EQ(DecodeHello(bytes), ping);
+  ping.verify = false;
+  EXPECT_EQ(Encode(ping).at(7), mrcperf::kFlagPingpong);
+  EXPECT_EQ(DecodeHello(Encode(ping)), ping);
+  EXPECT_FALSE(DecodeHello(Encode(kHello)).pingpong);
+  auto unknown = Encode(ping);
+  unknown.at(7) = 0x06;
+  EXPECT_EQ(Refusal(unknown), "hello has unknown flags 6");
+}
+
 TEST(MrcperfProtocol, HelloGarbageIsRefused) {
   const auto good = Encode(kHello);
   const auto with = [&](std::size_t at, std::uint8_t value) {

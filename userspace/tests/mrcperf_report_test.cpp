@@ -45,12 +45,14 @@ TEST(MrcperfReport, ClientJsonShape) {
   const nlohmann::json j = mrcperf::ToJson(ClientReport());
   ASSERT_TRUE(j.is_object());
   for (const char* key :
-       {"role", "transport", "mode", "verify", "local", "peer", "bytes", "messages", "mismatches",
-        "bad_messages", "first_mismatch_offset", "seconds", "bits_per_second", "longest_gap_ms",
-        "intervals", "server", "error"}) {
+       {"role", "transport", "mode", "verify", "pingpong", "local", "peer", "start_time", "bytes",
+        "messages", "mismatches", "bad_messages", "first_mismatch_offset", "seconds",
+        "bits_per_second", "longest_gap_ms", "intervals", "server", "error"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
-  EXPECT_EQ(j.size(), 17U);
+  EXPECT_EQ(j.size(), 19U);
+  EXPECT_FALSE(j.contains("latency_us"));  // ping-pong only
+  EXPECT_EQ(j["pingpong"], false);
   EXPECT_EQ(j["role"], "client");
   EXPECT_EQ(j["transport"], "tcp");
   EXPECT_EQ(j["mode"], "stream");
@@ -93,6 +95,57 @@ TEST(MrcperfReport, ServerJsonHasNoServerKeyAndCarriesErrors) {
   EXPECT_EQ(j["seconds"], 0.0);
   EXPECT_EQ(j["bits_per_second"], 0.0);
   EXPECT_TRUE(j["intervals"].is_array());
+}
+
+TEST(MrcperfReport, StartTimeIsUnixSeconds) {
+  Report report = ClientReport();
+  report.stats.start_time =
+      std::chrono::system_clock::time_point(std::chrono::milliseconds(1'700'000'000'250));
+  EXPECT_DOUBLE_EQ(mrcperf::ToJson(report)["start_time"].get<double>(), 1'700'000'000.25);
+  EXPECT_DOUBLE_EQ(mrcperf::UnixSeconds(std::chrono::system_clock::time_point{}), 0.0);
+}
+
+TEST(MrcperfReport, PingpongClientJson) {
+  Report report = ClientReport();
+  report.pingpong = true;
+  report.ping.emplace();
+  report.ping->samples = {std::chrono::nanoseconds(30'000), std::chrono::nanoseconds(10'000),
+                          std::chrono::nanoseconds(20'000)};
+  nlohmann::json j = mrcperf::ToJson(report);
+  EXPECT_EQ(j["pingpong"], true);
+  EXPECT_EQ(j["latency_us"]["count"], 3);
+  EXPECT_DOUBLE_EQ(j["latency_us"]["min"].get<double>(), 10.0);
+  EXPECT_DOUBLE_EQ(j["latency_us"]["p50"].get<double>(), 20.0);
+  EXPECT_DOUBLE_EQ(j["latency_us"]["mean"].get<double>(), 20.0);
+  EXPECT_DOUBLE_EQ(j["latency_us"]["max"].get<double>(), 30.0);
+  EXPECT_FALSE(j.contains("lost"));  // UDP only
+  report.transport = mrcperf::TransportKind::kUdp;
+  report.ping->lost = 2;
+  j = mrcperf::ToJson(report);
+  EXPECT_EQ(j["lost"], 2);
+  EXPECT_EQ(j["transport"], "udp");
+  EXPECT_EQ(j["mode"], "datagram");
+}
+
+TEST(MrcperfReport, PingpongText) {
+  Report report = ClientReport();
+  report.pingpong = true;
+  report.stats.messages = 3;
+  report.stats.bytes = 192;
+  report.ping.emplace();
+  report.ping->samples = {std::chrono::nanoseconds(10'000)};
+  report.ping->lost = 1;
+  EXPECT_EQ(mrcperf::SummaryText(report),
+            "client tcp stream ping-pong 127.0.0.1:40000 <-> 127.0.0.1:5201: 3 round trips (192 "
+            "B) in 0.500 s, longest round trip 1.500 ms\n"
+            "latency over 1 round trips: min 10.0 / mean 10.0 / p50 10.0 / p90 10.0 / p99 10.0 / "
+            "p99.9 10.0 / max 10.0 us, 1 lost\n");
+  report.role = mrcperf::Role::kServer;
+  report.ping.reset();
+  report.server.reset();
+  EXPECT_EQ(mrcperf::SummaryText(report),
+            "server tcp stream ping-pong 127.0.0.1:40000 <-> 127.0.0.1:5201: echoed 3 messages "
+            "(192 B) in 0.500 s, longest gap 1.500 ms\n");
 }
 
 TEST(MrcperfReport, ClientWithoutResultHasNullServer) {

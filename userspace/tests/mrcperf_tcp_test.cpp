@@ -20,56 +20,27 @@
 #include "mrcperf/error.hpp"
 #include "mrcperf/options.hpp"
 #include "mrcperf/protocol.hpp"
+#include "mrcperf_loopback.hpp"
 
 namespace {
 
 using mrc::Fd;
 using nlohmann::json;
 
-struct Outcome {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
+using mrcperf_test::Outcome;
+using mrcperf_test::RunCli;
 
-Outcome RunCli(std::vector<std::string> words) {
-  const std::vector<std::string_view> args(words.begin(), words.end());
-  std::ostringstream out;
-  std::ostringstream err;
-  Outcome run;
-  run.status = mrcperf::Run(args, out, err);
-  run.out = out.str();
-  run.err = err.str();
-  return run;
+std::vector<std::string_view> TcpServerArgs(std::vector<std::string_view> extra) {
+  std::vector<std::string_view> args{"-s", "--tcp", "-1", "-B", "127.0.0.1", "-J"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
 }
 
-// A -1 server on 127.0.0.1 and a free port, serving in its own thread.
-class ServerThread {
+// A -1 TCP server on 127.0.0.1 and a free port, serving in its own thread.
+class ServerThread : public mrcperf_test::ServerThread<> {
  public:
-  explicit ServerThread(std::vector<std::string_view> extra = {}) {
-    std::vector<std::string_view> args{"-s", "--tcp", "-1", "-B", "127.0.0.1", "-J"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    mrcperf::Options options = mrcperf::ParseOptions(args);
-    options.port = 0;  // the CLI refuses 0; the kernel picks a free port
-    server_ = std::make_unique<mrcperf::Server>(options, out_, err_);
-    result_ = std::async(std::launch::async, [this] { return server_->ServeOne(); });
-  }
-
-  [[nodiscard]] std::string port() const { return std::to_string(server_->port()); }
-
-  Outcome Wait() {
-    Outcome run;
-    run.status = result_.get();
-    run.out = out_.str();
-    run.err = err_.str();
-    return run;
-  }
-
- private:
-  std::ostringstream out_;
-  std::ostringstream err_;
-  std::unique_ptr<mrcperf::Server> server_;
-  std::future<int> result_;
+  explicit ServerThread(std::vector<std::string_view> extra = {})
+      : mrcperf_test::ServerThread<>(TcpServerArgs(std::move(extra))) {}
 };
 
 sockaddr_in Loopback(std::uint16_t port) {

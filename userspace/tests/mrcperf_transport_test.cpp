@@ -78,6 +78,47 @@ TEST(MrcperfTransport, TcpAddresses) {
   EXPECT_EQ(v6.text, "[::1]:5299");
 }
 
+TEST(MrcperfTransport, MptcpAndUdpAddressesAreIp) {
+  for (const auto kind : {mrcperf::TransportKind::kMptcp, mrcperf::TransportKind::kUdp}) {
+    const Transport transport = Transport::For(kind);
+    EXPECT_EQ(transport.kind(), kind);
+    const auto v4 = transport.Resolve("127.0.0.1", 5299);
+    EXPECT_EQ(v4.domain, AF_INET);
+    EXPECT_EQ(v4.len, sizeof(sockaddr_in));
+    EXPECT_EQ(v4.text, "127.0.0.1:5299");
+    EXPECT_EQ(transport.Resolve("::1", 1).text, "[::1]:1");
+  }
+}
+
+// Without MPTCP in the kernel (or with net.mptcp.enabled=0) the socket
+// cannot open; the message must say why. Either outcome is a pass, but
+// each is checked for what it must be.
+TEST(MrcperfTransport, MptcpSocketIsMptcpOrSaysWhy) {
+  const Transport mptcp = Transport::For(mrcperf::TransportKind::kMptcp);
+  const auto local = mptcp.Resolve("127.0.0.1", 0);
+  try {
+    const mrc::Fd fd = mptcp.Listen(local, mrcperf::Mode::kStream);
+    int protocol = 0;
+    socklen_t len = sizeof(protocol);
+    ASSERT_EQ(getsockopt(fd.get(), SOL_SOCKET, SO_PROTOCOL, &protocol, &len), 0);
+    EXPECT_EQ(protocol, 262);  // IPPROTO_MPTCP
+    EXPECT_NO_THROW(mptcp.ApplyTimeout(fd.get(), std::chrono::milliseconds(1500)));
+  } catch (const mrcperf::RuntimeError& e) {
+    EXPECT_EQ(std::string(e.what()), mrcperf::kMptcpUnavailable);
+  }
+}
+
+TEST(MrcperfTransport, UdpSocketIsADatagramSocket) {
+  const Transport udp = Transport::For(mrcperf::TransportKind::kUdp);
+  const mrc::Fd fd = udp.Bind(udp.Resolve("127.0.0.1", 0), mrcperf::Mode::kStream);
+  int type = 0;
+  socklen_t len = sizeof(type);
+  ASSERT_EQ(getsockopt(fd.get(), SOL_SOCKET, SO_TYPE, &type, &len), 0);
+  EXPECT_EQ(type, SOCK_DGRAM);
+  EXPECT_NE(mrcperf::PortOf(udp.LocalOf(fd.get())), 0);
+  EXPECT_NO_THROW(udp.ApplyTimeout(fd.get(), std::chrono::milliseconds(100)));
+}
+
 TEST(MrcperfTransport, UnresolvableNameIsARuntimeError) {
   const Transport tcp = Transport::For(mrcperf::TransportKind::kTcp);
   EXPECT_THROW((void)tcp.Resolve("no such host.invalid", 1), mrcperf::RuntimeError);
