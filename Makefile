@@ -5,6 +5,8 @@
 #                 userspace and the selftests
 #   make demo     boot a guest and show AF_MRC at work
 #   make check    build, host unit tests, then the guest suite
+#   make bench    MRC against TCP, MPTCP, Soft-RoCE and UDP in a guest:
+#                 table, build/bench/results.json, plots (BENCH=--quick)
 #   make deps     install every Debian package the above need
 #
 # The target kernel is Debian's packaged kernel, found from
@@ -21,7 +23,7 @@ BPF_SRCS    := $(wildcard ebpf/*.bpf.c)
 SELFTEST_SRCS := $(wildcard selftests/*.c)
 
 .PHONY: all deps build module userspace ebpf selftests linux-source \
-	check demo checkpatch format clean
+	check bench demo checkpatch format clean
 
 all: deps
 	@$(MAKE) --no-print-directory build
@@ -70,6 +72,12 @@ selftests: linux-source
 
 check: all
 	selftests/run
+
+bench: all
+	@mkdir -p $(BUILD)/bench
+	gcc -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Iinclude/uapi \
+		bench/mrc_conns.c -o $(BUILD)/bench/mrc_conns
+	bench/run $(BENCH)
 
 demo: all
 	vm-test/run --timeout 300 -- scripts/demo-guest.sh
