@@ -13,7 +13,7 @@ set -u
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=selftests/lib/guest.sh
 . "$src/selftests/lib/guest.sh"
-for lib in record systems rxe scenarios; do
+for lib in record systems scenarios; do
 	# shellcheck source=/dev/null
 	. "$src/bench/lib/$lib.sh"
 done
@@ -33,13 +33,15 @@ RATE=${MRC_BENCH_RATE:-10}
 SECS=${MRC_BENCH_SECS:-$([ "$quick" = 1 ] && echo 4 || echo 12)}
 DELAY=100us
 QUEUE=100
-CONNS=$src/build/bench/mrc_conns
+# shellcheck disable=SC2034
 CONNS_N=${MRC_BENCH_CONNS:-$([ "$quick" = 1 ] && echo 2000 || echo 10000)}
-BENCH_STEP=0 BENCH_STEPS=$#  # shellcheck disable=SC2034 # read by bench_progress
+# shellcheck disable=SC2034 # read by the sourced scenarios
+BENCH_STEP=0 BENCH_STEPS=$# CONNS=$src/build/bench/mrc_conns
 work=$(mktemp -d)
 mkdir -p "$BENCH_OUT"
 rm -f "$BENCH_OUT"/records.jsonl "$BENCH_OUT"/series-*.json
 
+# shellcheck disable=SC2317 # called by the trap
 cleanup() {
 	topo_cleanup
 	rm -rf "$work"

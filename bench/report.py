@@ -22,6 +22,7 @@ GOALS = {
     ("P2", "goodput_after"): (">=", 0.98), ("P3", "stall"): ("<=ms", 2.0),
     ("P3", "goodput_after"): (">=", 0.98), ("P4", "goodput"): (">=", 0.95),
     ("P5", "goodput"): (">=", 0.98), ("P6", "p99"): ("<=", 1.3),
+    ("P9", "bytes_per_conn"): ("<=B", 2048),
     ("P10", "goodput"): (">=", 0.7),
 }
 
@@ -53,7 +54,9 @@ def goal_text(scen, metric):
     if not goal:
         return ""
     how, target = goal
-    return f"<= {target:g} ms" if how == "<=ms" else f"{how} {target:g}x"
+    if how.startswith("<=") and len(how) > 2:
+        return f"<= {target:g} {how[2:]}"
+    return f"{how} {target:g}x"
 
 
 def goal_met(rec):
@@ -61,7 +64,7 @@ def goal_met(rec):
     if not goal or rec["value"] is None:
         return None
     how, target = goal
-    if how == "<=ms":
+    if how in ("<=ms", "<=B"):
         return rec["value"] <= target
     r = ratio(rec)
     if r is None:
@@ -84,8 +87,11 @@ def table_text(records, setup):
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for (scen, metric), bysys in rows(records):
         any_rec = next(iter(bysys.values()))
-        limit = next((r["limit"] for r in bysys.values() if r.get("limit")), None)
-        cells = [scen, metric, any_rec["unit"], fmt(limit)]
+        limits = {r["limit"] for r in bysys.values() if r.get("limit")}
+        # P4's limit is each system's own loss-free goodput.
+        limit_cell = fmt(limits.pop()) if len(limits) == 1 else (
+            "each its own" if limits else "-")
+        cells = [scen, metric, any_rec["unit"], limit_cell]
         for sys_name in systems:
             rec = bysys.get(sys_name)
             if rec is None:

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# shellcheck disable=SC2154 # work, RATE, SECS ... are the caller's
 # Results of the benchmark scenarios (sourced by bench/guest.sh): one JSON
 # record a line in $BENCH_OUT/records.jsonl, the form results.json keeps:
 #   {"scenario", "system", "metric", "value", "unit", "limit", "cpu"}

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
+# shellcheck disable=SC2154 # work, RATE, SECS ... are the caller's
 # The benchmark scenarios P1..P10 (sourced by bench/guest.sh). Each builds
 # its topology, runs every system on it, records the figures with their
 # limit, and tears the topology down. Planes are shaped with netem to
@@ -37,7 +38,6 @@ p1_goodput() {
 	limit=$(bench_tcp_per_plane 4 "$SECS" P1-limit)
 	echo "$limit" > "$work/P1.limit"
 	for sys in tcp mptcp mrc; do goodput_run P1 "$sys" "$limit"; done
-	bench_rxe P1 "$limit"
 }
 
 # Receiver goodput (Mbit/s) in report $1 from wall-clock time $2 on,
@@ -49,18 +49,34 @@ goodput_after() {
 		  ((map(.bytes) | add) * 8 / (map(.end - .start) | add) / 1e6) end' "$1"
 }
 
-# Plane 0 black-holed (netem loss 100%, carrier up) a third into a
-# $SECS run of system $2 in scenario $1; $3: the fault command. Records
-# the receiver's longest stall and the goodput from 1 s after the fault.
+# Packets host b received on all its planes so far.
+rx_packets_b() { topo_exec b sh -c 'cat /sys/class/net/pl*/statistics/rx_packets' | awk '{ s += $1 } END { print s }'; }
+
+# Once data flows (b received 500 packets more than at $1), $SECS/3 on,
+# the fault command $3 runs; its wall-clock time goes to file $2. A slow
+# handshake (SYN retried) must not move the fault to before the data.
+fault_after_start() {
+	local base=$1 file=$2 i
+	shift 2
+	for ((i = 0; i < 200; i++)); do
+		[ "$(rx_packets_b)" -gt $((base + 500)) ] && break
+		sleep 0.05
+	done
+	sleep "$(awk -v s="$SECS" 'BEGIN { print s / 3 }')"
+	date +%s.%N > "$file"
+	"$@"
+}
+
+# The fault $4 a third into a $SECS run of system $2 in scenario $1.
+# Records the receiver's longest stall and its goodput from 1 s after
+# the fault on, against limit $3; keeps the time series for the plot.
 failover_run() {
 	local scen=$1 sys=$2 limit=$3 fault=$4 t g stall
-	(sleep "$(awk -v s="$SECS" 'BEGIN { print s / 3 }')"
-	 date +%s.%N > "$work/$scen-$sys.fault"
-	 $fault) &
+	fault_after_start "$(rx_packets_b)" "$work/$scen-$sys.fault" "$fault" &
 	bench_stream "$sys" "$PEER" "$SECS" "$scen-$sys"
 	wait
 	t=$(cat "$work/$scen-$sys.fault")
-	g=$(goodput_after "$work/$scen-$sys.json" "$(awk -v t="$t" 'BEGIN { print t + 1 }')")
+	g=$(goodput_after "$work/$scen-$sys.json" "$(awk -v t="$t" 'BEGIN { printf "%.6f", t + 1 }')")
 	stall=$(jq -r '.longest_gap_ms // empty' "$work/$scen-$sys.json")
 	bench_record "$scen" "$sys" stall "$(bench_num "$stall")" ms null "$bench_cpu"
 	bench_record "$scen" "$sys" goodput_after "$(bench_num "$g")" Mbit/s "$limit" "$bench_cpu"
