@@ -691,6 +691,12 @@ u32 mrc_core_peer_service_port(const struct mrc_core *core)
 	return core->peer_port;
 }
 
+size_t mrc_core_mem_bytes(const struct mrc_core *core)
+{
+	return sizeof(*core) + (size_t)core->nevs * sizeof(*core->evs) +
+	       mrc_send_mem_bytes(core) + mrc_recv_mem_bytes(core);
+}
+
 void mrc_core_get_stats(const struct mrc_core *core,
 			struct mrc_core_stats *stats)
 {

@@ -32,6 +32,8 @@ extern "C" {
 /* Receive window in PSNs (pointer ring <= 64 KiB). */
 #define MRC_CORE_MAX_RCV_WIN		8192
 #define MRC_CORE_MIN_RCV_WIN		256
+/* Slots both rings start with (one SACK bitmap); they double on demand. */
+#define MRC_CORE_MIN_RING		64
 /* A PSN is lost once a packet sent this many transmissions later is acked. */
 #define MRC_CORE_REORDER_PKTS		3
 /* Extra wait before a reordered packet is called lost (ACK delay). */
@@ -207,9 +209,30 @@ struct mrc_core {
 	u32			evs_skip;	/* SKIP count */
 	u32			probe_seq;
 
+	/*
+	 * The rings, sq and rq: segment pointers indexed by PSN & mask. Each
+	 * starts with MRC_CORE_MIN_RING slots, so an idle connection holds
+	 * little, and doubles in the call that needs the room (sq: queueing
+	 * a segment, mrc_send_reserve(); rq: DATA inside the window but past
+	 * the ring, mrc_recv_grow()) up to sq_cap / rq_cap, the size fixed at
+	 * create from sndbuf / rcvbuf. Windows and send space are reckoned
+	 * against the caps, never against the current size. A grow moves
+	 * every live PSN to psn & new_mask: the live span (snd_una..snd_end,
+	 * rcv_dlv..rcv_dlv + rq_mask) is no wider than the old ring, so no
+	 * two collide. A failed grow is "no room now": send space waits for
+	 * the allocation retry; the DATA is dropped with a NO_BUFFER NACK.
+	 * Rings never shrink. Lifetime and locking: created in
+	 * mrc_core_create(), replaced only by a grow, freed in
+	 * mrc_core_destroy(); like every field, touched only inside the
+	 * mrc_core_*() calls the caller serialises (mrc.ko: the connection
+	 * lock), and nothing keeps a pointer into a ring across a grow (the
+	 * segments themselves never move).
+	 */
+
 	/* send side */
 	struct mrc_seg		**sq;		/* ring by PSN */
-	u32			sq_mask;
+	u32			sq_mask;	/* current slots - 1 */
+	u32			sq_cap;		/* slots it may grow to */
 	u32			isn;
 	u32			snd_una;	/* oldest unacked PSN */
 	u32			snd_nxt;	/* next PSN sent for the first time */
@@ -239,7 +262,8 @@ struct mrc_core {
 
 	/* receive side */
 	struct mrc_rseg		**rq;		/* ring by PSN */
-	u32			rq_mask;
+	u32			rq_mask;	/* current slots - 1 */
+	u32			rq_cap;		/* slots it may grow to: window */
 	u32			peer_isn;
 	u32			rcv_nxt;	/* cum_psn: next PSN expected */
 	u32			rcv_dlv;	/* next PSN to deliver */
@@ -309,6 +333,7 @@ void mrc_send_maybe_fin(struct mrc_core *core);
 struct mrc_seg *mrc_send_seg(const struct mrc_core *core, u32 psn);
 void mrc_list_del(struct mrc_seg_list *l, struct mrc_seg *seg);
 void mrc_send_writable(struct mrc_core *core);
+size_t mrc_send_mem_bytes(const struct mrc_core *core);
 
 /* recv.c */
 int mrc_recv_init(struct mrc_core *core);
@@ -321,6 +346,7 @@ void mrc_recv_deliver(struct mrc_core *core);
 void mrc_recv_send_sack(struct mrc_core *core, u32 plane, bool fin_ack);
 u32 mrc_recv_rwnd(const struct mrc_core *core);
 void mrc_recv_on_timer(struct mrc_core *core, u64 now);
+size_t mrc_recv_mem_bytes(const struct mrc_core *core);
 
 /* ack.c */
 int mrc_ack_sack(struct mrc_core *core, const struct mrc_pkt *pkt,

@@ -9,6 +9,7 @@
 #define __MRC_CORE_TYPES_H
 
 #ifdef __KERNEL__
+#include <linux/bug.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -19,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef uint8_t u8;
@@ -71,6 +73,9 @@ static inline void put_unaligned_be64(u64 v, void *p)
 	put_unaligned_be32((u32)(v >> 32), p);
 	put_unaligned_be32((u32)v, (u8 *)p + 4);
 }
+
+/* A broken invariant: the kernel warns, the host tests stop right there. */
+#define WARN_ON_ONCE(cond) (!!(cond) && (abort(), 1))
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -330,6 +330,13 @@ u32 mrc_core_peer_token(const struct mrc_core *core);
 const struct mrc_core_plane *mrc_core_peer_plane(const struct mrc_core *core,
 						 u32 plane);
 u32 mrc_core_peer_service_port(const struct mrc_core *core);
+/*
+ * Bytes the connection holds now: what the core asked env->alloc() for
+ * (connection, EVs, send and receive rings, queued and held segments),
+ * before the allocator's rounding. Idle, the rings are small; they grow
+ * with the traffic up to what sndbuf and rcvbuf need.
+ */
+size_t mrc_core_mem_bytes(const struct mrc_core *core);
 void mrc_core_get_stats(const struct mrc_core *core,
 			struct mrc_core_stats *stats);
 u32 mrc_core_ev_count(const struct mrc_core *core);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Receive side of the protocol core: placing DATA in a PSN-indexed ring in
- * any order, duplicate suppression, in-order delivery, SACK generation
- * (immediate or delayed and batched), NACKs, the advertised window and the
- * peer's FIN.
+ * any order (the ring grows on demand up to the PSN window), duplicate
+ * suppression, in-order delivery, SACK generation (immediate or delayed
+ * and batched), NACKs, the advertised window and the peer's FIN.
  *
  * A SACK's trig_psn is the PSN of the DATA that triggered it, or
  * cum_psn - 1 when it answers no particular packet (delayed timer after
@@ -13,17 +13,51 @@
  */
 #include "core_private.h"
 
+/*
+ * The PSN window, rq_cap, is what rcvbuf may need; the ring starts small
+ * and grows into it (see struct mrc_core).
+ */
 int mrc_recv_init(struct mrc_core *core)
 {
-	u32 cap = MRC_CORE_MIN_RCV_WIN;
+	u32 cap = MRC_CORE_MIN_RCV_WIN, size = MRC_CORE_MIN_RING;
 
 	while (cap < MRC_CORE_MAX_RCV_WIN && cap < core->rcvbuf / core->mss * 2)
 		cap <<= 1;
-	core->rq = mrc_alloc(core, cap * sizeof(*core->rq));
+	core->rq_cap = cap;
+	core->rq = mrc_alloc(core, size * sizeof(*core->rq));
 	if (!core->rq)
 		return -ENOMEM;
-	memset(core->rq, 0, cap * sizeof(*core->rq));
-	core->rq_mask = cap - 1;
+	memset(core->rq, 0, size * sizeof(*core->rq));
+	core->rq_mask = size - 1;
+	return 0;
+}
+
+/*
+ * Double the ring until it holds @need PSNs from rcv_dlv (need <= rq_cap).
+ * Every held PSN lies in rcv_dlv + [0, old size): each old slot is moved
+ * to its PSN's slot in the new ring, where it has no rival.
+ * Return: 0 or -ENOMEM (the ring is left as it was).
+ */
+static int mrc_recv_grow(struct mrc_core *core, u32 need)
+{
+	u32 size = core->rq_mask + 1, i, psn;
+	struct mrc_rseg **rq;
+
+	if (WARN_ON_ONCE(need > core->rq_cap))
+		return -ENOSPC;
+	while (size < need)
+		size <<= 1;
+	rq = mrc_alloc(core, size * sizeof(*rq));
+	if (!rq)
+		return -ENOMEM;
+	memset(rq, 0, size * sizeof(*rq));
+	for (i = 0; i <= core->rq_mask; i++) {
+		psn = mrc_psn_add(core, core->rcv_dlv, i);
+		rq[psn & (size - 1)] = core->rq[psn & core->rq_mask];
+	}
+	mrc_free(core, core->rq);
+	core->rq = rq;
+	core->rq_mask = size - 1;
 	return 0;
 }
 
@@ -37,6 +71,14 @@ void mrc_recv_destroy(struct mrc_core *core)
 		mrc_free(core, core->rq[i]);
 	mrc_free(core, core->rq);
 	core->rq = NULL;
+}
+
+/* Bytes the receive side holds: the ring and every held segment. */
+size_t mrc_recv_mem_bytes(const struct mrc_core *core)
+{
+	return ((size_t)core->rq_mask + 1) * sizeof(*core->rq) +
+	       (size_t)core->held_pkts * sizeof(struct mrc_rseg) +
+	       core->held_bytes;
 }
 
 /* Bytes we can still take beyond cum_psn. */
@@ -171,21 +213,30 @@ void mrc_recv_deliver(struct mrc_core *core)
 	}
 }
 
-/* Store DATA @pkt at its PSN. Return: drop reason. */
+/*
+ * Store DATA @pkt at its PSN (at or after rcv_nxt). The window is rq_cap
+ * PSNs from rcv_dlv whatever the ring's size now: a PSN inside it but
+ * past the ring grows the ring. A failed grow is a failed allocation, a
+ * NO_BUFFER NACK (the peer resends), never PSN_OUT_OF_WINDOW, which would
+ * narrow the peer's PSN window for good. Return: drop reason.
+ */
 static int mrc_recv_place(struct mrc_core *core, const struct mrc_pkt *pkt,
 			  u32 plane)
 {
 	u32 psn = pkt->data.psn, len = pkt->payload_len;
+	u32 off = (u32)mrc_diff(core, core->rcv_dlv, psn);
 	struct mrc_rseg *r;
 
-	if (mrc_diff(core, core->rcv_dlv, psn) > (s32)core->rq_mask) {
+	if (off >= core->rq_cap) {
 		mrc_recv_send_nack(core, pkt, plane,
 				   MRC_NACK_PSN_OUT_OF_WINDOW);
 		return MRC_DROP_PSN_WINDOW;
 	}
-	if (core->rq[psn & core->rq_mask])
+	if (off <= core->rq_mask && core->rq[psn & core->rq_mask])
 		return MRC_DROP_DUPLICATE;
 	if (core->held_bytes + len > core->rcvbuf)
+		r = NULL;
+	else if (off > core->rq_mask && mrc_recv_grow(core, off + 1))
 		r = NULL;
 	else
 		r = mrc_alloc(core, sizeof(*r) + len);

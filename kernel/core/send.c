@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Send side of the protocol core: the segment queue (a ring of segment
- * pointers indexed by PSN), copying application data in, the transmit
- * scheduler (congestion and peer windows), retransmission of lost
- * segments, the retransmission timer with exponential backoff, the
+ * pointers indexed by PSN, grown on demand), copying application data in,
+ * the transmit scheduler (congestion and peer windows), retransmission of
+ * lost segments, the retransmission timer with exponential backoff, the
  * zero-window persist probe and the FIN.
  */
 #include "core_private.h"
@@ -18,16 +18,18 @@ static u32 mrc_pow2(u32 n)
 	return p;
 }
 
+/* The ring starts small; sq_cap is what sndbuf may need (see mrc_core). */
 int mrc_send_init(struct mrc_core *core)
 {
 	u32 cap = core->sndbuf / core->mss * 2 + 16;
+	u32 size = MRC_CORE_MIN_RING;
 
-	cap = mrc_clamp(mrc_pow2(cap), 64, MRC_CORE_MAX_SEGS);
-	core->sq = mrc_alloc(core, cap * sizeof(*core->sq));
+	core->sq_cap = mrc_clamp(mrc_pow2(cap), size, MRC_CORE_MAX_SEGS);
+	core->sq = mrc_alloc(core, size * sizeof(*core->sq));
 	if (!core->sq)
 		return -ENOMEM;
-	memset(core->sq, 0, cap * sizeof(*core->sq));
-	core->sq_mask = cap - 1;
+	memset(core->sq, 0, size * sizeof(*core->sq));
+	core->sq_mask = size - 1;
 	return 0;
 }
 
@@ -106,12 +108,16 @@ void mrc_list_del(struct mrc_seg_list *l, struct mrc_seg *seg)
 	l->count--;
 }
 
-/* Segments the ring can still take. */
+/* PSNs from snd_una to snd_end: the live span of the ring. */
+static u32 mrc_send_used(const struct mrc_core *core)
+{
+	return (u32)mrc_diff(core, core->snd_una, core->snd_end);
+}
+
+/* Segments the ring can still take, growing to its cap. */
 static u32 mrc_send_slots(const struct mrc_core *core)
 {
-	u32 used = (u32)mrc_diff(core, core->snd_una, core->snd_end);
-
-	return core->sq_mask + 1 - used;
+	return core->sq_cap - mrc_send_used(core);
 }
 
 /* The last queued, never sent stream segment, if it has room. */
@@ -167,18 +173,61 @@ u32 mrc_core_send_space(struct mrc_core *core, u32 need)
 	return 0;
 }
 
+/*
+ * An allocation for queueing failed. Back-pressure: no send space until
+ * the retry timer, then the writer hears MRC_NOTE_WRITABLE.
+ */
+static void mrc_send_alloc_failed(struct mrc_core *core)
+{
+	if (!core->alloc_retry) {
+		core->alloc_retry = true;
+		core->alloc_retry_us = mrc_now(core) + MRC_CORE_ALLOC_RETRY_US;
+	}
+	core->want_writable = true;
+}
+
+/*
+ * Make room in the ring for @n more segments after snd_end (the caller
+ * checked mrc_send_slots()), doubling it as often as needed. Every live
+ * PSN lies in snd_una + [0, old size): each old slot is moved to its
+ * PSN's slot in the new ring, where it has no rival. Call before placing
+ * segments past snd_end.
+ * Return: 0, or -ENOMEM (no room now: back-pressure as for a segment).
+ */
+static int mrc_send_reserve(struct mrc_core *core, u32 n)
+{
+	u32 need = mrc_send_used(core) + n, size = core->sq_mask + 1;
+	struct mrc_seg **sq;
+	u32 i, psn;
+
+	if (need <= size)
+		return 0;
+	if (WARN_ON_ONCE(need > core->sq_cap))
+		return -ENOSPC;
+	while (size < need)
+		size <<= 1;
+	sq = mrc_alloc(core, size * sizeof(*sq));
+	if (!sq) {
+		mrc_send_alloc_failed(core);
+		return -ENOMEM;
+	}
+	memset(sq, 0, size * sizeof(*sq));
+	for (i = 0; i <= core->sq_mask; i++) {
+		psn = mrc_psn_add(core, core->snd_una, i);
+		sq[psn & (size - 1)] = core->sq[psn & core->sq_mask];
+	}
+	mrc_free(core, core->sq);
+	core->sq = sq;
+	core->sq_mask = size - 1;
+	return 0;
+}
+
 static struct mrc_seg *mrc_seg_alloc(struct mrc_core *core, u32 cap)
 {
 	struct mrc_seg *seg = mrc_alloc(core, sizeof(*seg) + cap);
 
 	if (!seg) {
-		/* Back-pressure: the writer hears MRC_NOTE_WRITABLE later. */
-		if (!core->alloc_retry) {
-			core->alloc_retry = true;
-			core->alloc_retry_us = mrc_now(core) +
-					       MRC_CORE_ALLOC_RETRY_US;
-		}
-		core->want_writable = true;
+		mrc_send_alloc_failed(core);
 		return NULL;
 	}
 	memset(seg, 0, sizeof(*seg));
@@ -199,7 +248,7 @@ static int mrc_send_stream(struct mrc_core *core, u32 len,
 	seg = mrc_send_tail_room(core);
 	while (done < len) {
 		if (!seg) {
-			if (!mrc_send_slots(core))
+			if (!mrc_send_slots(core) || mrc_send_reserve(core, 1))
 				break;
 			seg = mrc_seg_alloc(core, core->mss);
 			if (!seg)
@@ -252,7 +301,7 @@ static int mrc_send_msg(struct mrc_core *core, u32 len, u32 flags,
 		return -EMSGSIZE;
 	nseg = (len + core->mss - 1) / core->mss;
 	if (core->queued_bytes + len > core->sndbuf ||
-	    mrc_send_slots(core) < nseg)
+	    mrc_send_slots(core) < nseg || mrc_send_reserve(core, nseg))
 		return 0;
 	for (i = 0, off = 0; i < nseg; i++, off += n) {
 		n = mrc_min(len - off, core->mss);
@@ -314,6 +363,23 @@ int mrc_core_send(struct mrc_core *core, u32 len, u32 flags,
 	}
 	mrc_conn_rearm(core);
 	return ret;
+}
+
+/*
+ * Bytes the send side holds: the ring and every live segment. Those are
+ * the ones in flight, lost, or never sent (snd_nxt..snd_end); a stream
+ * segment has room for mss bytes (mss is settled before the first one is
+ * queued), a message segment for its own length (queued_bytes sums them).
+ */
+size_t mrc_send_mem_bytes(const struct mrc_core *core)
+{
+	size_t segs = core->tx_list.count + core->lost_list.count +
+		      (u32)mrc_diff(core, core->snd_nxt, core->snd_end);
+	size_t bytes = ((size_t)core->sq_mask + 1) * sizeof(*core->sq);
+
+	if (core->sock_type == MRC_SYN_STREAM)
+		return bytes + segs * (sizeof(struct mrc_seg) + core->mss);
+	return bytes + segs * sizeof(struct mrc_seg) + core->queued_bytes;
 }
 
 void mrc_send_writable(struct mrc_core *core)

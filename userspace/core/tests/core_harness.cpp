@@ -72,18 +72,30 @@ void* EnvAlloc(void* ctx, size_t size) {
   Endpoint* e = Ep(ctx);
   e->alloc_calls++;
   EXPECT_LE(size, static_cast<size_t>(MRC_CORE_MAX_ALLOC));
-  if (e->alloc_fail_every != 0 && e->alloc_calls % e->alloc_fail_every == 0) {
+  if ((e->alloc_fail_every != 0 && e->alloc_calls % e->alloc_fail_every == 0) ||
+      (e->alloc_fail_if && e->alloc_fail_if(size))) {
     e->alloc_failures++;
     return nullptr;
   }
   void* p = std::malloc(size);  // NOLINT(cppcoreguidelines-no-malloc): C allocator of the core
-  if (p != nullptr) e->live_allocs++;
+  if (p != nullptr) {
+    e->live_allocs++;
+    e->live_bytes += size;
+    e->alloc_sizes[p] = size;
+  }
   return p;
 }
 
 void EnvFree(void* ctx, void* ptr) {
   if (ptr == nullptr) return;
-  Ep(ctx)->live_allocs--;
+  Endpoint* e = Ep(ctx);
+  auto it = e->alloc_sizes.find(ptr);
+  EXPECT_NE(it, e->alloc_sizes.end()) << "free of a pointer never allocated";
+  if (it != e->alloc_sizes.end()) {
+    e->live_bytes -= it->second;
+    e->alloc_sizes.erase(it);
+  }
+  e->live_allocs--;
   std::free(ptr);  // NOLINT(cppcoreguidelines-no-malloc)
 }
 

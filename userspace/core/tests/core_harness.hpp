@@ -104,9 +104,12 @@ class Endpoint {
   // Environment knobs.
   std::deque<uint32_t> scripted_random;
   std::mt19937 rng{1234};
-  uint64_t alloc_fail_every = 0;  // 0: never
+  uint64_t alloc_fail_every = 0;                   // 0: never
+  std::function<bool(size_t size)> alloc_fail_if;  // true: refuse this one
   uint64_t alloc_calls = 0, alloc_failures = 0;
   int64_t live_allocs = 0;
+  size_t live_bytes = 0;  // sum of the sizes asked for, not yet freed
+  std::map<void*, size_t> alloc_sizes;
   std::vector<mrc_core_trace> traces;
   std::map<uint32_t, uint64_t> data_tx_by_plane;
   std::map<uint32_t, uint64_t> data_tx_by_ev;
