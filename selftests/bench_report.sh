@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Host test of bench/report.py: records from a made-up run become
+# results.json, a table with the right ratios and goal verdicts, and the
+# plots. TAP output.
+set -u
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=selftests/lib/tap.sh
+. "$src/selftests/lib/tap.sh"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+rec() {
+	printf '{"scenario":"%s","system":"%s","metric":"%s","value":%s,"unit":"%s","limit":%s,"cpu":null}\n' "$@"
+}
+{
+	rec P1 mrc goodput 39 Mbit/s 40
+	rec P1 mptcp goodput 30 Mbit/s 40
+	rec P2 mrc stall 1.5 ms null
+	rec P2 mrc goodput_after 20 Mbit/s 30
+	rec P4 mrc goodput 18 Mbit/s 20
+	rec P4 tcp goodput 9 Mbit/s 10
+	rec P6 udp p99 100 us 100
+	rec P6 mrc p99 150 us 100
+} > "$dir/records.jsonl"
+echo '{"rate_mbit": 10, "seconds": 4}' > "$dir/setup.json"
+echo '{"fault": 100.5, "start_time": 100.0, "intervals": [{"start": 0, "end": 0.1, "bytes": 1000, "bits_per_second": 80000}]}' \
+	> "$dir/series-P2-mrc.json"
+
+/usr/bin/python3 "$src/bench/report.py" "$dir" > "$dir/out" 2>&1
+mrc_lib_check "report.py runs" test "$?" = 0
+mrc_lib_check "results.json keeps every record" \
+	test "$(jq length "$dir/results.json")" = 8
+row() { grep "^| $1 | $2 |" "$dir/table.md"; }
+mrc_lib_check "ratio to the limit: 39 of 40 is 0.97x, goal 0.98 not met" \
+	bash -c "grep -q '39 (0.97x)' <<< '$(row P1 goodput)' && grep -q '| NO |\$' <<< '$(row P1 goodput)'"
+mrc_lib_check "a stall under 2 ms meets its goal" \
+	bash -c "grep -q '| yes |\$' <<< '$(row P2 stall)'"
+mrc_lib_check "P4: each system against its own limit" \
+	bash -c "grep -q 'each its own' <<< '$(row P4 goodput)' && grep -q '18 (0.90x)' <<< '$(row P4 goodput)'"
+mrc_lib_check "latency: 1.5x the UDP floor misses the 1.3x goal" \
+	bash -c "grep -q '150 (1.50x)' <<< '$(row P6 p99)' && grep -q '| NO |\$' <<< '$(row P6 p99)'"
+mrc_lib_check "plots are PNG files" \
+	bash -c "file '$dir/bars.png' '$dir/failover-P2.png' | grep -c 'PNG image' | grep -qx 2"
+rm -f "$dir/records.jsonl"
+! /usr/bin/python3 "$src/bench/report.py" "$dir" > /dev/null 2>&1
+mrc_lib_check "no records: report.py fails" test "$?" = 0
