@@ -74,9 +74,6 @@ check: all
 	selftests/run
 
 bench: all
-	@mkdir -p $(BUILD)/bench
-	gcc -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Iinclude/uapi \
-		bench/mrc_conns.c -o $(BUILD)/bench/mrc_conns
 	bench/run $(BENCH)
 
 demo: all

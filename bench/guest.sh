@@ -8,7 +8,7 @@
 #                                               P1 P2 P4 P5 P6 P9 P10, 3 s runs)
 #
 # Environment: BENCH_OUT (default build/bench), MRC_BENCH_RATE (Mbit/s a
-# plane, default 10), MRC_BENCH_SECS (seconds a run: 12, --quick 4).
+# plane, default 10), MRC_BENCH_SECS (seconds a run: 12, --quick 3).
 set -u
 [ -z "${BENCH_TRACE:-}" ] || set -x
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
