@@ -10,8 +10,8 @@
 #          other plane addresses; the in-kernel path manager opens a
 #          subflow to each)
 #   udp    raw UDP echo (ping-pong only): the latency floor
-#   rxe    Soft-RoCE: not here (bench/rxe.sh: rdma_rxe in 6.1 sends from
-#          the initial namespace only, so it runs between two guests)
+#   rxe    Soft-RoCE: not here but in bench/rxe.sh, between two guests
+#          (rdma_rxe in 6.1 sends from the initial namespace only)
 #
 # Every run reads its figures from the receiver's mrcperf -J report.
 
