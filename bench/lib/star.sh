@@ -84,9 +84,17 @@ star_client() {
 	done
 }
 
-# Seconds from the first client's start to the last one's end.
+# Seconds from the first client's start ($1: a glob of client reports)
+# to the last byte a server received ($2: a glob of server reports, each
+# with its connections). A sender is done when its data sits in its send
+# buffer, so only the receivers can say when a transfer completed.
 star_span() {
-	jq -s '(map(.start_time + .seconds) | max) - (map(.start_time) | min)' "$@"
+	local start end
+	# shellcheck disable=SC2086 # globs on purpose
+	start=$(jq -s 'map(.start_time) | min' $1)
+	# shellcheck disable=SC2086
+	end=$(jq -s '[.[] | .connections // [.] | .[] | .start_time + .seconds] | max' $2)
+	awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f", e - s }'
 }
 
 # P7: every host sends $STAR_BYTES to every other one, all at once.
@@ -111,7 +119,7 @@ p7_all_to_all() {
 			done
 		done
 		star_wait "${pids[@]}"
-		span=$(star_span "$work"/P7-"$sys"-*.json)
+		span=$(star_span "$work/P7-$sys-*.json" "$work/P7-s*.json")
 		jq -e -s 'length == 56 and all(.error == null)' "$work"/P7-"$sys"-*.json > /dev/null ||
 			{ echo "  P7: $sys: a transfer failed: $(cat "$work"/P7-"$sys"-*.err | sort | uniq -c | head -3)"; span=null; }
 		bench_record P7 "$sys" completion "$(bench_num "$span")" s "$ideal"
