@@ -18,6 +18,7 @@
 #include "mrcperf/protocol.hpp"
 #include "mrcperf/session.hpp"
 #include "mrcperf_loopback.hpp"
+#include "mrcperf_socketpair.hpp"
 
 namespace {
 
@@ -29,37 +30,14 @@ using mrcperf_test::Outcome;
 using mrcperf_test::RunCli;
 using nlohmann::json;
 
-struct Pair {
-  Fd client;
-  Fd server;
-};
-
-Pair SocketPair(int type) {
-  std::array<int, 2> fds{};
-  EXPECT_EQ(socketpair(AF_UNIX, type | SOCK_CLOEXEC, 0, fds.data()), 0);
-  return {Fd(fds[0]), Fd(fds[1])};
-}
-
-Options Parse(std::vector<std::string_view> args) { return mrcperf::ParseOptions(args); }
-
-mrcperf::Connection Conn(const Fd& fd, const std::string& peer) {
-  return {.fd = fd.get(), .transport = mrcperf::TransportKind::kTcp, .local = "me", .peer = peer};
-}
-
-struct Sessions {
-  Report client;
-  Report server;
-};
+using mrcperf_test::Conn;
+using mrcperf_test::Pair;
+using mrcperf_test::Parse;
+using mrcperf_test::Sessions;
+using mrcperf_test::SocketPair;
 
 Sessions RunBothSides(int type, const Options& client_options, const Options& server_options) {
-  Pair pair = SocketPair(type);
-  auto server = std::async(std::launch::async, [&] {
-    Report report = mrcperf::RunServerSession(Conn(pair.server, "client"), server_options, {});
-    pair.server.Reset();
-    return report;
-  });
-  Report client = mrcperf::RunClientSession(Conn(pair.client, "server"), client_options, 42, {});
-  return {std::move(client), server.get()};
+  return mrcperf_test::RunBothSides(type, client_options, server_options, 42);
 }
 
 double Now() {

@@ -16,6 +16,7 @@
 #include "mrcperf/options.hpp"
 #include "mrcperf/pattern.hpp"
 #include "mrcperf/session.hpp"
+#include "mrcperf_socketpair.hpp"
 
 namespace {
 
@@ -26,38 +27,14 @@ using mrcperf::Options;
 using mrcperf::Report;
 using mrcperf::Result;
 
-struct Pair {
-  Fd client;
-  Fd server;
-};
-
-Pair SocketPair(int type) {
-  std::array<int, 2> fds{};
-  EXPECT_EQ(socketpair(AF_UNIX, type | SOCK_CLOEXEC, 0, fds.data()), 0);
-  return {Fd(fds[0]), Fd(fds[1])};
-}
-
-Options Parse(std::vector<std::string_view> args) { return mrcperf::ParseOptions(args); }
-
-mrcperf::Connection Conn(const Fd& fd, const std::string& peer) {
-  return {.fd = fd.get(), .transport = mrcperf::TransportKind::kTcp, .local = "me", .peer = peer};
-}
-
-struct Outcome {
-  Report client;
-  Report server;
-};
+using mrcperf_test::Conn;
+using mrcperf_test::Pair;
+using mrcperf_test::Parse;
+using mrcperf_test::SocketPair;
+using Outcome = mrcperf_test::Sessions;
 
 Outcome RunBothSides(int type, const Options& client_options, const Options& server_options) {
-  Pair pair = SocketPair(type);
-  auto server = std::async(std::launch::async, [&] {
-    Report report = mrcperf::RunServerSession(Conn(pair.server, "client"), server_options, {});
-    pair.server.Reset();
-    return report;
-  });
-  Report client =
-      mrcperf::RunClientSession(Conn(pair.client, "server"), client_options, 0xfeed, {});
-  return {std::move(client), server.get()};
+  return mrcperf_test::RunBothSides(type, client_options, server_options, 0xfeed);
 }
 
 TEST(MrcperfSession, SeqpacketVerifiedMessagesArriveWhole) {
