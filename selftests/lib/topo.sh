@@ -62,16 +62,21 @@ topo_veth() {
 	topo_exec "$1" ip link set "$3" up && topo_exec "$2" ip link set "$4" up
 }
 
+# Plane $1's veth pair between hosts a and b, with its addresses.
+topo_plane_link() {
+	local p=$1
+	topo_veth a b "pl$p" "pl$p" &&
+	topo_exec a ip addr add "10.$((100 + p)).0.1/24" dev "pl$p" &&
+	topo_exec b ip addr add "10.$((100 + p)).0.2/24" dev "pl$p" &&
+	topo_exec a ip addr add "fd00:$((100 + p))::1/64" dev "pl$p" nodad &&
+	topo_exec b ip addr add "fd00:$((100 + p))::2/64" dev "pl$p" nodad
+}
+
 topo_two_hosts() {
 	local n=$1 p
 	topo_new_ns a && topo_new_ns b || return 1
 	for ((p = 0; p < n; p++)); do
-		topo_veth a b "pl$p" "pl$p" || return 1
-		topo_exec a ip addr add "10.$((100 + p)).0.1/24" dev "pl$p" &&
-		topo_exec b ip addr add "10.$((100 + p)).0.2/24" dev "pl$p" &&
-		topo_exec a ip addr add "fd00:$((100 + p))::1/64" dev "pl$p" nodad &&
-		topo_exec b ip addr add "fd00:$((100 + p))::2/64" dev "pl$p" nodad ||
-			return 1
+		topo_plane_link "$p" || return 1
 	done
 }
 
