@@ -10,6 +10,7 @@
 
 #include "protocol.h"
 #include "conn.h"
+#include "mem.h"
 #include "offload.h"
 #include "plane.h"
 
@@ -47,6 +48,8 @@ void mrc_conn_put(struct mrc_conn *conn)
 {
 	if (!refcount_dec_and_test(&conn->ref))
 		return;
+	/* The socket holds the netns, so its mrc_net is still there. */
+	mrc_mem_uncharge(conn->mn, sizeof(*conn));
 	sock_put(conn->sk);
 	call_rcu(&conn->rcu, mrc_conn_free_rcu);
 }
@@ -63,9 +66,13 @@ struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
 	struct mrc_conn *conn;
 	int tries;
 
-	conn = kzalloc(sizeof(*conn), GFP_ATOMIC);
-	if (!conn)
+	if (!mrc_mem_charge(mn, sizeof(*conn)))
 		return NULL;
+	conn = kzalloc(sizeof(*conn), GFP_ATOMIC);
+	if (!conn) {
+		mrc_mem_uncharge(mn, sizeof(*conn));
+		return NULL;
+	}
 	spin_lock_init(&conn->lock);
 	refcount_set(&conn->ref, 2);
 	hrtimer_init(&conn->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
@@ -91,6 +98,7 @@ struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
 	}
 	if (!conn->core) {
 		kfree(conn);
+		mrc_mem_uncharge(mn, sizeof(*conn));
 		return NULL;
 	}
 	sock_hold(sk);

@@ -10,6 +10,7 @@
 
 #include "protocol.h"
 #include "conn.h"
+#include "mem.h"
 #include "sock.h"
 #include "trace.h"
 #include "udp.h"
@@ -78,14 +79,19 @@ static void mrc_env_trace(void *ctx, enum mrc_core_trace point,
 	}
 }
 
+/* The core's memory is charged to the connection's netns (mem.h). */
 static void *mrc_env_alloc(void *ctx, size_t size)
 {
-	return kmalloc(size, GFP_ATOMIC | __GFP_NOWARN);
+	struct mrc_conn *conn = ctx;
+
+	return mrc_mem_alloc(conn->mn, size, GFP_ATOMIC);
 }
 
 static void mrc_env_free(void *ctx, void *ptr)
 {
-	kfree(ptr);
+	struct mrc_conn *conn = ctx;
+
+	mrc_mem_free(conn->mn, ptr);
 }
 
 static u32 mrc_env_random(void *ctx)

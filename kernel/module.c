@@ -10,6 +10,7 @@
 #include "offload.h"
 #include "protocol.h"
 #include "conn.h"
+#include "mem.h"
 #include "plane.h"
 
 int mrc_family = MRC_AF_DEFAULT;
@@ -81,6 +82,7 @@ static void __exit mrc_exit(void)
 	mrc_offload_exit();
 	/* Planes, profiles and connections are freed by RCU callbacks here. */
 	rcu_barrier();
+	mrc_mem_module_exit();
 }
 
 module_init(mrc_init);

@@ -10,6 +10,7 @@
 #include "protocol.h"
 #include "plane.h"
 #include "conn.h"
+#include "mem.h"
 
 static unsigned int mrc_pernet_id __read_mostly;
 
@@ -23,6 +24,7 @@ static int mrc_stat_seq_show(struct seq_file *seq, void *v)
 	struct net *net = seq->private;
 
 	seq_printf(seq, "SockInUse %d\n", sock_prot_inuse_get(net, &mrc_prot));
+	mrc_mem_seq_show(seq, mrc_pernet(net));
 	mrc_mib_seq_show(seq, net);
 	return 0;
 }
@@ -41,9 +43,11 @@ static int __net_init mrc_pernet_net_init(struct net *net)
 	xa_init_flags(&mn->ports, XA_FLAGS_LOCK_BH);
 	ratelimit_state_init(&mn->rst_limit, HZ, MRC_RST_PER_SEC);
 	ratelimit_set_flags(&mn->rst_limit, RATELIMIT_MSG_ON_RELEASE);
+	if (mrc_mem_net_init(mn))
+		return -ENOMEM;
 	mn->mib = alloc_percpu(struct mrc_mib);
 	if (!mn->mib)
-		return -ENOMEM;
+		goto err_mem;
 
 	if (!proc_create_net_single("mrc_stat", 0444, net->proc_net,
 				    mrc_stat_seq_show, NULL))
@@ -52,6 +56,8 @@ static int __net_init mrc_pernet_net_init(struct net *net)
 
 err_free_mib:
 	free_percpu(mn->mib);
+err_mem:
+	mrc_mem_net_exit(mn);
 	return -ENOMEM;
 }
 
@@ -69,6 +75,7 @@ static void __net_exit mrc_pernet_net_exit(struct net *net)
 	xa_destroy(&mn->syn_peers);
 	xa_destroy(&mn->ports);
 	free_percpu(mn->mib);
+	mrc_mem_net_exit(mn);
 }
 
 static struct pernet_operations mrc_pernet_ops = {

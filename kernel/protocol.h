@@ -54,6 +54,11 @@ struct mrc_net {
 	struct mrc_mib __percpu		*mib;
 	/* RSTs to packets for no connection: never a reflection amplifier */
 	struct ratelimit_state		rst_limit;
+	/* bytes of connection memory charged, and the limit (mem.h) */
+	atomic_long_t			mem;
+	atomic_long_t			mem_refused;
+	unsigned long			mem_max;
+	struct ctl_table_header		*sysctl;
 };
 
 extern struct proto mrc_prot;

@@ -1,0 +1,150 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Resource limits (guest): connection memory is charged to its netns
+# (MemBytes in /proc/net/mrc_stat) and capped by net.mrc.mem_max without
+# losing a byte; a connection past the cap is refused with ENOMEM; a
+# handshake flood fills a listener's bounded backlog and no more; the
+# memory returns to zero afterwards; the module cannot go while a
+# connection uses it, and unloads cleanly once traffic ends. TAP output.
+set -u
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=selftests/lib/guest.sh
+. "$src/selftests/lib/guest.sh"
+# shellcheck source=selftests/lib/faults.sh
+. "$src/selftests/lib/faults.sh"
+
+PLANES=4
+PEER=10.100.0.2
+FAULT_WORK=$(mktemp -d)
+FLOOD=$build/selftests/mrc_flood
+
+cleanup() {
+	topo_cleanup
+	rm -rf "$FAULT_WORK"
+}
+trap cleanup EXIT
+
+grep -qw mrc /proc/modules || insmod "$src/kernel/mrc.ko" || exit 1
+
+# shellcheck disable=SC2016 # an awk program
+stat_of() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/mrc_stat; }
+mem_of() { stat_of "$1" MemBytes; }
+
+# Connection memory of both hosts is back to zero (orphans linger briefly).
+mem_zero() {
+	local i
+	for ((i = 0; i < 20; i++)); do
+		[ "$(mem_of a)" = 0 ] && [ "$(mem_of b)" = 0 ] && return 0
+		sleep 0.5
+	done
+	echo "# MemBytes: a $(mem_of a), b $(mem_of b)"
+	return 1
+}
+
+default_limit() {
+	local ram want
+	ram=$(awk '$1 == "MemTotal:" { print $2 * 1024 }' /proc/meminfo)
+	want=$((ram / 2))
+	echo "# net.mrc.mem_max $(topo_exec b sysctl -n net.mrc.mem_max), RAM $ram"
+	[ "$(topo_exec b sysctl -n net.mrc.mem_max)" = "$want" ] &&
+		[ "$(stat_of b MemMax)" = "$want" ]
+}
+
+# Host $1's MemBytes, sampled every 0.1 s into $2 until the file $3 exists.
+sample_mem() {
+	while [ ! -e "$3" ]; do
+		mem_of "$1" >> "$2"
+		sleep 0.1
+	done
+}
+
+# Two verified transfers with the sending host a capped at $1 bytes,
+# tight enough that the cap refuses memory (send rings that would grow):
+# no byte lost, and a's connection memory never above the cap.
+capped_batch() {
+	local cap=$1 bytes=$((8 << 20)) pid peak refused0 refused ok=1
+	refused0=$(stat_of a MemRefused)
+	topo_exec a sysctl -qw net.mrc.mem_max="$cap" || return 1
+	rm -f "$FAULT_WORK/done" "$FAULT_WORK/mem"
+	sample_mem a "$FAULT_WORK/mem" "$FAULT_WORK/done" &
+	FAULT_PIDS=()
+	fault_pair_start capped 2 "$bytes"
+	for pid in "${FAULT_PIDS[@]}"; do wait "$pid" || ok=0; done
+	touch "$FAULT_WORK/done"
+	wait
+	topo_exec a sysctl -qw net.mrc.mem_max="$(stat_of b MemMax)"
+	peak=$(sort -n "$FAULT_WORK/mem" | tail -1)
+	refused=$(($(stat_of a MemRefused) - refused0))
+	echo "# $(jq -r '"\(.bytes) bytes, \(.bits_per_second / 1e6 | floor) Mbit/s"' \
+		"$FAULT_WORK/capped.s.json"); host a's connection memory peaked at" \
+		"$peak bytes (cap $cap); the cap refused $refused allocations"
+	[ "$ok" = 1 ] && fault_pair_check capped 2 "$bytes" &&
+		[ "${peak:-0}" -gt 0 ] && [ "$peak" -le "$cap" ] && [ "$refused" -gt 0 ]
+}
+
+# With a 1-byte cap on host a, connect() fails at once with ENOMEM.
+refused_past_cap() {
+	local out rc
+	topo_exec a sysctl -qw net.mrc.mem_max=1 || return 1
+	out=$(topo_exec a "$MRCPERF" -c "$PEER" -p 7999 -n 1M -J --timeout 5000)
+	rc=$?
+	topo_exec a sysctl -qw net.mrc.mem_max="$(stat_of b MemMax)"
+	echo "# mrcperf exit $rc: $(jq -r .error <<< "$out")"
+	[ "$rc" = 2 ] && jq -e '.error | test("memory")' <<< "$out" > /dev/null
+}
+
+# 200 connects at a listener with backlog 8 that never accepts.
+handshake_flood() {
+	local line est drops0 drops1 peak ok=1
+	coproc LISTENER { topo_exec b "$FLOOD" -s 7998 8; }
+	read -r line <&"${LISTENER[0]}"
+	[ "$line" = listening ] || return 1
+	drops0=$(stat_of b RxDropNoBuffer)
+	line=$(topo_exec a "$FLOOD" -c "$PEER" 7998 200 3000)
+	drops1=$(stat_of b RxDropNoBuffer)
+	peak=$(mem_of b)
+	est=$(awk '{ print $2 }' <<< "$line")
+	echo "# $line; SYNs refused by the full backlog: $((drops1 - drops0));" \
+		"host b holds $peak bytes"
+	# The backlog holds 8 children (listen() allows backlog + 1).
+	[ "$est" -ge 1 ] && [ "$est" -le 9 ] || ok=0
+	[ "$drops1" -gt "$drops0" ] || ok=0
+	[ "$peak" -le $((9 * 256 * 1024)) ] || ok=0
+	local wfd=${LISTENER[1]}
+	exec {wfd}>&-
+	wait "$LISTENER_PID"
+	[ "$ok" = 1 ]
+}
+
+# rmmod fails while a connection holds the module; the transfer survives.
+unload_busy() {
+	local rc=0
+	FAULT_PIDS=()
+	fault_pair_start busy 1 $((16 << 20))
+	sleep 1
+	if rmmod mrc 2> /dev/null; then
+		echo "# rmmod succeeded under traffic"
+		return 1
+	fi
+	for pid in "${FAULT_PIDS[@]}"; do wait "$pid" || rc=1; done
+	[ "$rc" = 0 ] && fault_pair_check busy 1 $((16 << 20))
+}
+
+# With planes configured and connections gone, the module unloads; the
+# kernel log stays clean (the runner checks it), and it loads again.
+unload_clean() {
+	mrc_dp_module_unused && rmmod mrc && ! grep -qw mrc /proc/modules &&
+		insmod "$src/kernel/mrc.ko"
+}
+
+mrc_lib_check "topology: two hosts, $PLANES planes" topo_two_hosts "$PLANES"
+mrc_lib_check "planes configured on both hosts" fault_planes_up
+mrc_lib_check "no connection, no connection memory" mem_zero
+mrc_lib_check "net.mrc.mem_max defaults to half of RAM" default_limit
+mrc_lib_check "memory capped at 60 kB, every byte delivered" capped_batch 60000
+mrc_lib_check "connection memory back to zero after the transfers" mem_zero
+mrc_lib_check "connect() past the cap fails with ENOMEM" refused_past_cap
+mrc_lib_check "handshake flood: backlog bounded, memory bounded" handshake_flood
+mrc_lib_check "connection memory back to zero after the flood" mem_zero
+mrc_lib_check "rmmod refused while a connection runs; transfer intact" unload_busy
+mrc_lib_check "module unloads with planes configured, and loads again" unload_clean
