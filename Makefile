@@ -7,6 +7,9 @@
 #   make check    build, host unit tests, then the guest suite
 #   make bench    MRC against TCP, MPTCP, Soft-RoCE and UDP in a guest:
 #                 table, build/bench/results.json, plots (BENCH=--quick)
+#   make stress   the long fault matrix in a guest (MRC_FAULT_ROUNDS=3)
+#   make soak     DURATION seconds (default 600) of traffic and random
+#                 faults in a guest; totals and leaks
 #   make deps     install every Debian package the above need
 #
 # The target kernel is Debian's packaged kernel, found from
@@ -23,7 +26,7 @@ BPF_SRCS    := $(wildcard ebpf/*.bpf.c)
 SELFTEST_SRCS := $(wildcard selftests/*.c)
 
 .PHONY: all deps build module userspace ebpf selftests linux-source \
-	check bench demo checkpatch format clean
+	check bench stress soak demo checkpatch format clean
 
 all: deps
 	@$(MAKE) --no-print-directory build
@@ -75,6 +78,16 @@ check: all
 
 bench: all
 	bench/run $(BENCH)
+
+stress: all
+	scripts/guest-tap.sh stress 7200 \
+		env MRC_FAULT_LONG=1 MRC_FAULT_ROUNDS=$(or $(MRC_FAULT_ROUNDS),3) \
+		selftests/mrc_faults.sh
+
+DURATION ?= 600
+soak: all
+	scripts/guest-tap.sh soak $$(($(DURATION) + 900)) \
+		selftests/mrc_soak.sh $(DURATION)
 
 demo: all
 	vm-test/run --timeout 300 -- scripts/demo-guest.sh
