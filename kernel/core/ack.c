@@ -158,8 +158,8 @@ static u32 mrc_ack_one(struct mrc_core *core, struct mrc_seg *seg,
 static u32 mrc_ack_range(struct mrc_core *core, const struct mrc_pkt_sack *s,
 			 u32 rtt)
 {
+	u32 acked = 0, i, psn, una = core->snd_una;
 	struct mrc_seg *seg;
-	u32 acked = 0, i, psn;
 
 	while (mrc_diff(core, core->snd_una, s->cum_psn) > 0) {
 		seg = mrc_send_seg(core, core->snd_una);
@@ -178,6 +178,8 @@ static u32 mrc_ack_range(struct mrc_core *core, const struct mrc_pkt_sack *s,
 	while (core->snd_una != core->snd_nxt &&
 	       !mrc_send_seg(core, core->snd_una))
 		core->snd_una = mrc_psn_add(core, core->snd_una, 1);
+	if (core->snd_una != una)
+		core->una_refused = false;
 	return acked;
 }
 
@@ -286,6 +288,8 @@ int mrc_ack_nack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 	case MRC_NACK_NO_BUFFER:
 		/* Wait for a SACK that opens the window (or the persist probe). */
 		core->peer_rwnd = 0;
+		if (seg->psn == core->snd_una)
+			core->una_refused = true;
 		break;
 	default:
 		break;

@@ -248,6 +248,7 @@ struct mrc_core {
 	u32			reo_steps;	/* reordering window widenings */
 	u64			reo_step_us;	/* when reo_steps last changed */
 	u32			peer_rwnd;
+	bool			una_refused;	/* NO_BUFFER NACK for snd_una */
 	u32			peer_psn_win;
 	u32			peer_mss;
 	u32			srtt_us;

@@ -214,6 +214,22 @@ void mrc_recv_deliver(struct mrc_core *core)
 }
 
 /*
+ * Room for @len more bytes at PSN @psn? Within rcvbuf, always. Beyond it,
+ * only the packet that fills the gap (rcv_nxt, with nothing in order left
+ * for the application): the buffer may be full of data past the gap, which
+ * only that packet can ever release, so refusing it would refuse every
+ * retransmission of it too and stall the connection for good. Taking it
+ * costs at most one MSS over rcvbuf, and delivering it frees the rest.
+ */
+static bool mrc_recv_fits(const struct mrc_core *core, u32 psn, u32 len)
+{
+	if (core->held_bytes + len <= core->rcvbuf)
+		return true;
+	return psn == core->rcv_nxt && core->rcv_dlv == core->rcv_nxt &&
+	       len <= core->mss;
+}
+
+/*
  * Store DATA @pkt at its PSN (at or after rcv_nxt). The window is rq_cap
  * PSNs from rcv_dlv whatever the ring's size now: a PSN inside it but
  * past the ring grows the ring. A failed grow is a failed allocation, a
@@ -234,7 +250,7 @@ static int mrc_recv_place(struct mrc_core *core, const struct mrc_pkt *pkt,
 	}
 	if (off <= core->rq_mask && core->rq[psn & core->rq_mask])
 		return MRC_DROP_DUPLICATE;
-	if (core->held_bytes + len > core->rcvbuf)
+	if (!mrc_recv_fits(core, psn, len))
 		r = NULL;
 	else if (off > core->rq_mask && mrc_recv_grow(core, off + 1))
 		r = NULL;

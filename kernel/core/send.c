@@ -409,6 +409,15 @@ static bool mrc_send_window_ok(const struct mrc_core *core,
 
 	if ((u32)mrc_diff(core, core->snd_una, seg->psn) >= core->peer_psn_win)
 		return false;
+	/*
+	 * The peer always takes the segment its cum_psn waits for, even with
+	 * a window closed by data held past the gap (recv.c, mrc_recv_fits()):
+	 * resending it needs no window, only congestion room. Unless the peer
+	 * refused it for lack of memory: then it waits for the RTO.
+	 */
+	if (seg->psn == core->snd_una && seg->state == MRC_SEG_LOST &&
+	    !core->una_refused)
+		return !inflight || inflight + seg->len <= core->cc.cwnd;
 	if (!inflight)
 		return seg->len <= core->peer_rwnd;
 	return inflight + seg->len <= mrc_send_limit(core);
