@@ -187,11 +187,14 @@ static int mrc_nl_info_get_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
+	if (!msg) {
+		NL_SET_ERR_MSG(info->extack, "out of memory for the reply");
 		return -ENOMEM;
+	}
 	hdr = genlmsg_put_reply(msg, info, &mrc_genl_family, 0, info->genlhdr->cmd);
 	if (!hdr || mrc_nl_fill_info(msg)) {
 		nlmsg_free(msg);
+		NL_SET_ERR_MSG(info->extack, "the reply does not fit its message");
 		return -EMSGSIZE;
 	}
 	genlmsg_end(msg, hdr);

@@ -50,6 +50,16 @@ int mrc_nl_put_stat(struct sk_buff *skb, const char *name, u64 value);
 	__missing;							\
 })
 
+/*
+ * Every refused request says why: @msg (a string literal) unless the code
+ * that failed, or a policy, said something more precise already.
+ */
+#define MRC_NL_SET_ERR_MSG_DEFAULT(extack, msg) do {			\
+	struct netlink_ext_ack *__mrc_dext = (extack);			\
+	if (__mrc_dext && !__mrc_dext->_msg)				\
+		NL_SET_ERR_MSG(__mrc_dext, msg);			\
+} while (0)
+
 /* Parse the object nest @type of a request; it must be present. */
 int mrc_nl_parse_nest(struct genl_info *info, int type, int maxtype,
 		      const struct nla_policy *policy, struct nlattr **tb);

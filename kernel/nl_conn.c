@@ -187,6 +187,7 @@ int mrc_nl_conn_get_doit(struct sk_buff *skb, struct genl_info *info)
 					  0, info->genlhdr->cmd, conn);
 	mrc_conn_put(conn);
 	if (err) {
+		NL_SET_ERR_MSG(info->extack, "cannot build the reply");
 		nlmsg_free(msg);
 		return err;
 	}
@@ -213,8 +214,10 @@ int mrc_nl_conn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			break;
 		cb->args[0] = id + 1;
 	}
-	if (err == -ENOMEM)
+	if (err == -ENOMEM) {
+		NL_SET_ERR_MSG(cb->extack, "out of memory for the dump");
 		return err;
+	}
 	return skb->len;
 }
 
@@ -361,7 +364,10 @@ static int mrc_nl_path_do(struct genl_info *info, bool probe)
 		err = mrc_core_ev_set_state(conn->core, idx,
 					    nla_get_u8(tb[MRC_PATH_ATTR_STATE]));
 	spin_unlock_bh(&conn->lock);
-	if (err && probe)
+	if (err == -ENOENT)
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[MRC_PATH_ATTR_EV],
+				    "the connection has no such EV any more");
+	else if (err && probe)
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[MRC_PATH_ATTR_EV],
 				    "cannot probe this EV now");
 	else if (err)

@@ -230,8 +230,10 @@ int mrc_nl_plane_add_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	mutex_unlock(&mn->lock);
 	rtnl_unlock();
-	if (err)
+	if (err) {
+		MRC_NL_SET_ERR_MSG_DEFAULT(info->extack, "cannot add the plane");
 		return err;
+	}
 	return msg ? genlmsg_reply(msg, info) : 0;
 }
 
@@ -290,8 +292,10 @@ int mrc_nl_plane_set_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	was_usable = mrc_plane_usable(pl);
 	err = __mrc_plane_set(mn, pl, &cfg, info->extack);
-	if (err)
+	if (err) {
+		MRC_NL_SET_ERR_MSG_DEFAULT(info->extack, "cannot change the plane");
 		goto out_unlock;
+	}
 	if (was_usable != mrc_plane_usable(pl))
 		mrc_nl_event_plane(mn, was_usable ? MRC_EVENT_PLANE_DOWN :
 				   MRC_EVENT_PLANE_UP, pl, MRC_REASON_ADMIN);
@@ -324,7 +328,11 @@ int mrc_nl_plane_get_doit(struct sk_buff *skb, struct genl_info *info)
 	mutex_unlock(&mn->lock);
 	if (err)
 		return err;
-	return msg ? genlmsg_reply(msg, info) : -ENOMEM;
+	if (!msg) {
+		NL_SET_ERR_MSG(info->extack, "out of memory for the reply");
+		return -ENOMEM;
+	}
+	return genlmsg_reply(msg, info);
 }
 
 /* cb->args[0]: next plane id to send. */

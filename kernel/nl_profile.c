@@ -32,6 +32,8 @@ struct mrc_nl_profile_type {
 			 struct netlink_ext_ack *extack);
 	int	(*fill)(struct sk_buff *skb, const struct mrc_profile_hdr *p,
 			bool detail);
+	/* room a detailed reply needs */
+	size_t	(*size)(const struct mrc_profile_hdr *p);
 	/* events for the change @old -> @new (@old NULL when created) */
 	void	(*notify)(struct mrc_net *mn, const struct mrc_profile_hdr *old,
 			  const struct mrc_profile_hdr *new);
@@ -131,6 +133,19 @@ static int mrc_nl_evp_fill(struct sk_buff *skb, const struct mrc_profile_hdr *h,
 	return mrc_nl_fill_ev_profile(skb, to_evp(h), detail);
 }
 
+/*
+ * A full explicit profile lists MRC_MAX_EVS_PER_PROFILE EVs of 36 bytes
+ * each: more than a fixed size reply holds.
+ */
+static size_t mrc_nl_evp_size(const struct mrc_profile_hdr *h)
+{
+	const struct mrc_ev_profile *p = to_evp(h);
+	size_t ev = nla_total_size(0) + 3 * nla_total_size(sizeof(u32)) +
+		    nla_total_size(sizeof(u8));
+
+	return NLMSG_GOODSIZE + (p->evs ? nla_total_size(0) + p->ev_count * ev : 0);
+}
+
 /* Profile state changes, and EV state changes the event mask asks for. */
 static void mrc_nl_evp_notify(struct mrc_net *mn, const struct mrc_profile_hdr *old,
 			      const struct mrc_profile_hdr *new)
@@ -164,6 +179,7 @@ static const struct mrc_nl_profile_type mrc_nl_evp_type = {
 	.free_rcu	= mrc_nl_evp_free_rcu,
 	.apply		= mrc_nl_evp_apply,
 	.fill		= mrc_nl_evp_fill,
+	.size		= mrc_nl_evp_size,
 	.notify		= mrc_nl_evp_notify,
 };
 
@@ -255,6 +271,11 @@ static int mrc_nl_ccp_fill(struct sk_buff *skb, const struct mrc_profile_hdr *h,
 	return mrc_nl_fill_cc_profile(skb, to_ccp(h));
 }
 
+static size_t mrc_nl_ccp_size(const struct mrc_profile_hdr *h)
+{
+	return NLMSG_GOODSIZE;
+}
+
 static void mrc_nl_ccp_notify(struct mrc_net *mn, const struct mrc_profile_hdr *old,
 			      const struct mrc_profile_hdr *new)
 {
@@ -276,6 +297,7 @@ static const struct mrc_nl_profile_type mrc_nl_ccp_type = {
 	.free_rcu	= mrc_nl_ccp_free_rcu,
 	.apply		= mrc_nl_ccp_apply,
 	.fill		= mrc_nl_ccp_fill,
+	.size		= mrc_nl_ccp_size,
 	.notify		= mrc_nl_ccp_notify,
 };
 
@@ -285,7 +307,7 @@ static struct sk_buff *mrc_nl_profile_reply(const struct mrc_nl_profile_type *t,
 					    struct genl_info *info,
 					    const struct mrc_profile_hdr *p)
 {
-	struct sk_buff *msg = genlmsg_new(NLMSG_DEFAULT_SIZE * 8, GFP_KERNEL);
+	struct sk_buff *msg = genlmsg_new(t->size(p), GFP_KERNEL);
 	void *hdr;
 
 	if (!msg)
@@ -362,8 +384,10 @@ static int mrc_nl_profile_new(const struct mrc_nl_profile_type *t,
 	if (err)
 		return err;
 	p = t->alloc(tb[t->id_attr] ? nla_get_u32(tb[t->id_attr]) : 0);
-	if (!p)
+	if (!p) {
+		NL_SET_ERR_MSG(info->extack, "out of memory for the profile");
 		return -ENOMEM;
+	}
 	/* Not yet visible to anyone: a failure just frees it. */
 	err = t->apply(p, tb, info->extack);
 	if (err)
@@ -381,6 +405,7 @@ static int mrc_nl_profile_new(const struct mrc_nl_profile_type *t,
 	return mrc_nl_profile_send(msg, info);
 
 err_free:
+	MRC_NL_SET_ERR_MSG_DEFAULT(info->extack, "cannot create the profile");
 	t->free(p);
 	return err;
 }
@@ -406,11 +431,13 @@ static int mrc_nl_profile_set(const struct mrc_nl_profile_type *t,
 	}
 	new = t->clone(old);
 	if (!new) {
+		NL_SET_ERR_MSG(info->extack, "out of memory for the profile");
 		err = -ENOMEM;
 		goto out_unlock;
 	}
 	err = t->apply(new, tb, info->extack);
 	if (err) {
+		MRC_NL_SET_ERR_MSG_DEFAULT(info->extack, "cannot change the profile");
 		t->free(new);
 		goto out_unlock;
 	}
@@ -446,7 +473,11 @@ static int mrc_nl_profile_get(const struct mrc_nl_profile_type *t,
 	mutex_unlock(&mn->lock);
 	if (err)
 		return err;
-	return msg ? genlmsg_reply(msg, info) : -ENOMEM;
+	if (!msg) {
+		NL_SET_ERR_MSG(info->extack, "out of memory for the reply");
+		return -ENOMEM;
+	}
+	return genlmsg_reply(msg, info);
 }
 
 static int mrc_nl_profile_del(const struct mrc_nl_profile_type *t,
