@@ -502,8 +502,7 @@ static int mrc_conn_dispatch(struct mrc_core *core, const struct mrc_pkt *pkt,
 		mrc_ev_on_probe(core, pkt, plane);
 		return MRC_DROP_NONE;
 	case MRC_PKT_PROBE_REPLY:
-		mrc_ev_on_probe_reply(core, pkt, plane);
-		return MRC_DROP_NONE;
+		return mrc_ev_on_probe_reply(core, pkt, plane);
 	case MRC_PKT_SYN:
 		/* Our SYN_ACK was lost: the client asks again. */
 		if (core->state == MRC_CORE_SYN_SENT)

@@ -370,8 +370,8 @@ void mrc_ev_on_skip(struct mrc_core *core, u32 idx);
 int mrc_ev_send_probe(struct mrc_core *core, u32 idx);
 void mrc_ev_on_probe(struct mrc_core *core, const struct mrc_pkt *pkt,
 		     u32 plane);
-void mrc_ev_on_probe_reply(struct mrc_core *core, const struct mrc_pkt *pkt,
-			   u32 plane);
+int mrc_ev_on_probe_reply(struct mrc_core *core, const struct mrc_pkt *pkt,
+			  u32 plane);
 u64 mrc_ev_probe_deadline(const struct mrc_core *core);
 void mrc_ev_on_timer(struct mrc_core *core, u64 now);
 u32 mrc_ev_good_count(const struct mrc_core *core);

@@ -350,16 +350,24 @@ void mrc_ev_on_probe(struct mrc_core *core, const struct mrc_pkt *pkt,
 	mrc_send_pkt(core, plane, pkt->ev, NULL, 0);
 }
 
-void mrc_ev_on_probe_reply(struct mrc_core *core, const struct mrc_pkt *pkt,
-			   u32 plane)
+/*
+ * Only the reply to the probe in flight on its EV counts: any other says
+ * nothing about a route (and a forged one would bring an ASSUMED_BAD EV
+ * back and plant its RTT). Return: drop reason.
+ */
+int mrc_ev_on_probe_reply(struct mrc_core *core, const struct mrc_pkt *pkt,
+			  u32 plane)
 {
 	u32 idx = pkt->probe.probe_id & 0xff;
 	struct mrc_ev *ev;
 	u32 rtt;
 
-	if (idx >= core->nevs || core->evs[idx].value != pkt->ev)
-		return;
+	if (idx >= core->nevs)
+		return MRC_DROP_STATE;
 	ev = &core->evs[idx];
+	if (ev->value != pkt->ev || !ev->probing ||
+	    ev->probe_id != pkt->probe.probe_id)
+		return MRC_DROP_STATE;
 	core->stats.probe_replies_rx++;
 	mrc_ev_peer_planes(core, pkt->probe.plane_up);
 	ev->probing = 0;
@@ -371,6 +379,7 @@ void mrc_ev_on_probe_reply(struct mrc_core *core, const struct mrc_pkt *pkt,
 		mrc_ev_set(core, idx, MRC_EV_GOOD);
 		mrc_send_push(core);
 	}
+	return MRC_DROP_NONE;
 }
 
 /* Earliest probe due on an ASSUMED_BAD EV of a plane we can send on. */
