@@ -3,10 +3,12 @@
  * UDP encapsulation: each plane owns kernel UDP sockets (IPv4 and IPv6)
  * bound to its port and device; received datagrams reach mrc_udp_rcv()
  * through the UDP tunnel encap hook, are parsed by the core's wire parser
- * and handed to their connection (or to a listener for a SYN). Transmit
+ * and handed to their connection when they come from the peer's address
+ * on that plane (or to a listener for a SYN). Transmit
  * builds the UDP/IP packet around what the core produced, with the EV as
  * UDP source port (and IPv6 flow label) and ECT(0) set.
  */
+#include <linux/inetdevice.h>
 #include <linux/ipv6.h>
 #include <linux/skbuff.h>
 #include <net/addrconf.h>
@@ -36,9 +38,38 @@ static void mrc_udp_plane_inc(struct mrc_plane *pl, int field, u64 n)
 	this_cpu_add(pl->mib->mibs[field], n);
 }
 
+/*
+ * Did @skb come from the address the peer advertised for @plane? The
+ * token names the connection and the plane pairs the addresses, so a
+ * packet with the right tokens from any other source (spoofed, or the
+ * peer's address on another plane) is not the peer's: a "plane" drop,
+ * before it can touch the connection (a forged RST would abort it).
+ * Planes the peer did not advertise are left to the core, which counts
+ * them the same; so is the SYN_ACK, which may come from another of the
+ * server's addresses than the one connect() named.
+ * Called with conn->lock held.
+ */
+static bool mrc_udp_from_peer(const struct mrc_core *core, u32 plane,
+			      const struct sk_buff *skb)
+{
+	const struct mrc_core_plane *peer;
+
+	if (mrc_core_state(core) == MRC_CORE_SYN_SENT)
+		return true;
+	peer = mrc_core_peer_plane(core, plane);
+	if (!peer)
+		return true;
+	if (skb->protocol == htons(ETH_P_IP))
+		return (peer->flags & MRC_PLANE_F_V4) &&
+		       peer->addr4 == ip_hdr(skb)->saddr;
+	return (peer->flags & MRC_PLANE_F_V6) &&
+	       !memcmp(peer->addr6, &ipv6_hdr(skb)->saddr,
+		       sizeof(peer->addr6));
+}
+
 /* Hand a parsed packet to its connection. Return: the drop reason. */
 static int mrc_udp_to_conn(struct mrc_net *mn, const struct mrc_pkt *pkt,
-			   u32 plane, bool ce)
+			   u32 plane, const struct sk_buff *skb, bool ce)
 {
 	struct mrc_conn *conn = mrc_conn_lookup(mn, pkt->dst_token);
 	int reason = MRC_DROP_NO_CONN;
@@ -46,7 +77,9 @@ static int mrc_udp_to_conn(struct mrc_net *mn, const struct mrc_pkt *pkt,
 	if (!conn)
 		return reason;
 	spin_lock(&conn->lock);
-	if (conn->core)
+	if (conn->core && !mrc_udp_from_peer(conn->core, plane, skb))
+		reason = MRC_DROP_PLANE;
+	else if (conn->core)
 		reason = mrc_core_input(conn->core, pkt, plane, ce);
 	spin_unlock(&conn->lock);
 	mrc_conn_put(conn);
@@ -119,7 +152,7 @@ void mrc_udp_input(struct mrc_plane *pl, struct sk_buff *skb, bool ce)
 	if (pkt.type == MRC_PKT_SYN) {
 		reason = mrc_listen_syn(mn, pl->id, &pkt);
 	} else {
-		reason = mrc_udp_to_conn(mn, &pkt, pl->id, ce);
+		reason = mrc_udp_to_conn(mn, &pkt, pl->id, skb, ce);
 		if (reason == MRC_DROP_NO_CONN)
 			mrc_udp_reset(mn, pl, skb, &pkt);
 	}
@@ -250,7 +283,13 @@ static int __mrc_udp_xmit(struct mrc_net *mn, struct mrc_conn *conn,
 	ecn = (((const u8 *)hdr)[0] & 0xf) == MRC_PKT_DATA ? INET_ECN_ECT_0 :
 	      INET_ECN_NOT_ECT;
 	a = rcu_dereference(pl->addr);
-	saddr4 = a->has_addr4 ? a->addr4 : 0;
+	/*
+	 * From the address connections advertise for this plane (the one
+	 * set, else the device's: mrc_conn_cfg_planes()), never one the
+	 * route picks: the peer takes the plane's packets from there only.
+	 */
+	saddr4 = a->has_addr4 ? a->addr4 :
+		 inet_select_addr(pl->dev, 0, RT_SCOPE_UNIVERSE);
 	if (peer->flags & MRC_PLANE_F_V4)
 		err = mrc_udp_xmit4_any(conn, pl, saddr4, peer, ev, ecn, skb);
 	else if ((peer->flags & MRC_PLANE_F_V6) && a->has_addr6)
