@@ -131,12 +131,11 @@ static int mrc_ack_check_sack(const struct mrc_core *core,
 	if (!fin_ack && !mrc_ack_sent(core, s->trig_psn) &&
 	    mrc_diff(core, s->cum_psn, s->trig_psn) >= 0)
 		return MRC_DROP_ACK;
+	/* any bit at or past snd_nxt, however far: never sent */
 	for (i = 0; i < 64; i++)
 		if ((s->bitmap & (1ull << i)) &&
 		    mrc_diff(core, core->snd_nxt,
-			     mrc_psn_add(core, s->sack_base, i)) >= 0 &&
-		    mrc_diff(core, core->snd_nxt,
-			     mrc_psn_add(core, s->sack_base, i)) < 64)
+			     mrc_psn_add(core, s->sack_base, i)) >= 0)
 			return MRC_DROP_ACK;
 	return MRC_DROP_NONE;
 }
