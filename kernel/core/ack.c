@@ -190,8 +190,13 @@ static u32 mrc_ack_rtt(struct mrc_core *core, const struct mrc_pkt_sack *s)
 
 	if (!s->ts_echo)
 		return 0;
+	/*
+	 * Only from a first transmission still unacknowledged: the echo of
+	 * a segment acknowledged already (a duplicate, a replay, the FIN's
+	 * SACK) is as old as that segment, not a round trip.
+	 */
 	seg = mrc_ack_unacked(core, s->trig_psn);
-	if (seg && seg->tx_count > 1)
+	if (!seg || seg->tx_count > 1)
 		return 0;
 	rtt = (u32)mrc_now(core) - s->ts_echo;
 	if (rtt > 60u * 1000 * 1000)
