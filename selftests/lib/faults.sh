@@ -101,18 +101,25 @@ fault_plane_settings() {
 
 # EV and CC profiles are added, changed, taken offline and deleted on both
 # hosts while connections run (they copied theirs at connect).
+fault_profile_cycle() {
+	local m=(topo_exec "$1" "$MRCCTL")
+	"${m[@]}" ev-profile add id 7 mode generated count 64 min-active 8 \
+		events none state online &&
+	"${m[@]}" cc-profile add id 7 algorithm nscc max-cwnd 262144 state online &&
+	"${m[@]}" ev-profile set 7 state offline &&
+	"${m[@]}" ev-profile set 7 count 32 min-active 4 &&
+	"${m[@]}" ev-profile set 7 state online &&
+	"${m[@]}" cc-profile set 7 state offline &&
+	"${m[@]}" cc-profile set 7 max-cwnd 131072 &&
+	"${m[@]}" ev-profile set 7 state offline &&
+	"${m[@]}" ev-profile del 7 &&
+	"${m[@]}" cc-profile del 7
+}
+
 fault_profiles() {
 	local h i
 	for ((i = 0; i < 5; i++)); do
-		for h in a b; do
-			topo_exec "$h" "$MRCCTL" ev-profile add id 7 mode generated count 64 state online &&
-			topo_exec "$h" "$MRCCTL" cc-profile add id 7 max-cwnd 262144 state online &&
-			topo_exec "$h" "$MRCCTL" ev-profile set 7 count 32 min-active 8 &&
-			topo_exec "$h" "$MRCCTL" cc-profile set 7 state offline &&
-			topo_exec "$h" "$MRCCTL" ev-profile set 7 state offline &&
-			topo_exec "$h" "$MRCCTL" ev-profile del 7 &&
-			topo_exec "$h" "$MRCCTL" cc-profile del 7 || return 1
-		done
+		for h in a b; do fault_profile_cycle "$h" > /dev/null || return 1; done
 		sleep 0.2
 	done
 }
@@ -140,7 +147,7 @@ fault_pair_start() {
 	FAULT_PIDS+=($!)
 	sleep 0.3
 	timeout 300 ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" \
-		-p "$FAULT_PORT" -P "$conns" -n "$bytes" --verify -J "$@" \
+		-p "$FAULT_PORT" -P "$conns" -n "$bytes" --verify -J --wait-server 10000 "$@" \
 		> "$FAULT_WORK/$tag.c.json" &
 	FAULT_PIDS+=($!)
 }

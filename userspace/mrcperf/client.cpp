@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 // The client: one connection, or -P of them at once, each on its own
 // thread with its own seed, reported together.
+#include <cerrno>
+#include <chrono>
 #include <random>
 #include <thread>
 #include <vector>
@@ -29,6 +31,23 @@ std::string ConnectedText(const Connection& conn, const Options& options) {
          (messages ? "messages" : "sends") + (options.verify ? ", verify" : "") + ")\n";
 }
 
+// connect(), tried again every 50 ms while the server refuses and
+// --wait-server has time left.
+Fd ConnectWaiting(const Transport& transport, const Endpoint& remote,
+                  const std::optional<Endpoint>& local, const Options& options) {
+  const auto deadline = std::chrono::steady_clock::now() + options.wait_server;
+  for (;;) {
+    try {
+      return transport.Connect(remote, local, options.mode, options.timeout);
+    } catch (const SystemError& e) {
+      if (e.error() != ECONNREFUSED || std::chrono::steady_clock::now() >= deadline) {
+        throw;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
 // One connection of the run, from connect() to the report; never throws.
 Report RunConnection(const Options& options, Printer& printer, const std::string& tag) {
   try {
@@ -38,7 +57,7 @@ Report RunConnection(const Options& options, Printer& printer, const std::string
     if (!options.bind_host.empty()) {
       local = transport.Resolve(options.bind_host, 0);
     }
-    const Fd fd = transport.Connect(remote, local, options.mode, options.timeout);
+    const Fd fd = ConnectWaiting(transport, remote, local, options);
     const Connection conn{.fd = fd.get(),
                           .transport = options.transport,
                           .local = transport.LocalOf(fd.get()).text,

@@ -25,7 +25,7 @@ constexpr std::string_view kUsage =
     "                  [ --tcp | --mptcp | --udp ]\n"
     "       mrcperf -c ADDR [ -p PORT ] [ -B ADDR ] [ -n BYTES | -t SECONDS ] [ -P N ]\n"
     "                  [ --seqpacket ] [ -l LENGTH ] [ --verify ] [ -i SECONDS ]\n"
-    "                  [ --timeout MS ] [ -J ] [ --tcp | --mptcp ]\n"
+    "                  [ --timeout MS ] [ --wait-server MS ] [ -J ] [ --tcp | --mptcp ]\n"
     "       mrcperf -c ADDR --pingpong [ -t SECONDS | --count N ] [ --warmup N ]\n"
     "                  [ -l LENGTH ] [ -P N ] [ --tcp | --mptcp | --udp ] ...\n"
     "\n"
@@ -52,6 +52,8 @@ constexpr std::string_view kUsage =
     "      --warmup N       --pingpong: N exchanges first, not measured (default 100)\n"
     "  -i, --interval SECS  a report line every SECS (0.1..3600)\n"
     "      --timeout MS     give up after MS without progress (connect, send, recv)\n"
+    "      --wait-server MS a refused connect is tried again for up to MS: a\n"
+    "                       server started at the same time has time to listen\n"
     "  -J, --json           print one JSON object on stdout\n"
     "      --tcp            plain TCP instead of AF_MRC (no --seqpacket)\n"
     "      --mptcp          MPTCP (IPPROTO_MPTCP) instead of AF_MRC (no --seqpacket)\n"
@@ -103,8 +105,8 @@ milliseconds ParseSeconds(std::string_view option, std::string_view text, double
   return milliseconds(std::llround(value * 1000.0));
 }
 
-const std::array<Spec, 22>& Specs() {
-  static const std::array<Spec, 22> specs{{
+const std::array<Spec, 23>& Specs() {
+  static const std::array<Spec, 23> specs{{
       {'s', "server", false, false, false, [](Options& o, auto) { o.role = Role::kServer; }},
       {'c', "client", true, false, false,
        [](Options& o, std::string_view v) {
@@ -171,6 +173,11 @@ const std::array<Spec, 22>& Specs() {
       {'\0', "timeout", true, false, false,
        [](Options& o, std::string_view v) {
          o.timeout = milliseconds(ParseInteger<std::uint32_t>("--timeout", v, 1, 3'600'000));
+       }},
+      {'\0', "wait-server", true, true, false,
+       [](Options& o, std::string_view v) {
+         o.wait_server =
+             milliseconds(ParseInteger<std::uint32_t>("--wait-server", v, 1, 3'600'000));
        }},
       {'J', "json", false, false, false, [](Options& o, auto) { o.json = true; }},
       {'\0', "tcp", false, false, false,

@@ -56,6 +56,7 @@ struct Options {
   std::uint32_t length = 0;                          // -l: send()/message size
   std::chrono::milliseconds interval{0};             // -i: 0 = no interval reports
   std::optional<std::chrono::milliseconds> timeout;  // --timeout
+  std::chrono::milliseconds wait_server{0};          // --wait-server: retry refused connects
 };
 
 // Parses the arguments after the program name.

@@ -60,6 +60,14 @@ TEST(MrcperfOptions, ServerWithEverything) {
   EXPECT_EQ(o.timeout, milliseconds(2500));
 }
 
+TEST(MrcperfOptions, WaitServerIsAClientOption) {
+  EXPECT_EQ(Parse({"-c", "h", "--wait-server", "2000"}).wait_server, milliseconds(2000));
+  EXPECT_EQ(Parse({"-c", "h"}).wait_server, milliseconds(0));
+  EXPECT_EQ(Refusal({"-c", "h", "--wait-server", "0"}),
+            "--wait-server 0 is out of range 1..3600000");
+  EXPECT_FALSE(Refusal({"-s", "--wait-server", "100"}).empty());
+}
+
 TEST(MrcperfOptions, ClientDefaultsToTenSecondsOfStream) {
   const Options o = Parse({"-c", "10.101.0.2"});
   EXPECT_EQ(o.role, Role::kClient);

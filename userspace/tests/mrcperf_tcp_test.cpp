@@ -212,6 +212,38 @@ TEST(MrcperfTcp, ConnectionRefused) {
   EXPECT_TRUE(c["server"].is_null());
 }
 
+TEST(MrcperfTcp, WaitServerGivesUpWhenNobodyListens) {
+  std::uint16_t port = 0;
+  const Fd unused = BoundSocket(false, port);
+  const auto start = std::chrono::steady_clock::now();
+  const Outcome client = RunCli({"--tcp", "-c", "127.0.0.1", "-p", std::to_string(port), "-n", "1M",
+                                 "--wait-server", "300", "-J"});
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(300));
+  EXPECT_EQ(client.status, mrcperf::kExitRuntime);
+  EXPECT_EQ(json::parse(client.out)["error"],
+            "connect 127.0.0.1:" + std::to_string(port) + ": Connection refused");
+}
+
+TEST(MrcperfTcp, WaitServerConnectsToALateServer) {
+  std::uint16_t port = 0;
+  std::string port_text;
+  {
+    const Fd probe = BoundSocket(false, port);  // a free port, released again
+    port_text = std::to_string(port);
+  }
+  auto client = std::async(std::launch::async, [&] {
+    return RunCli({"--tcp", "-c", "127.0.0.1", "-p", port_text, "-n", "1M", "--verify",
+                   "--wait-server", "5000", "-J"});
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const Outcome served =
+      RunCli({"-s", "--tcp", "-1", "-B", "127.0.0.1", "-p", port_text, "--verify", "-J"});
+  const Outcome sent = client.get();
+  EXPECT_EQ(sent.status, 0) << sent.err;
+  EXPECT_EQ(served.status, 0) << served.err;
+  EXPECT_EQ(json::parse(served.out)["bytes"], 1U << 20U);
+}
+
 TEST(MrcperfTcp, PeerThatStopsReadingTimesOut) {
   std::uint16_t port = 0;
   const Fd listener = BoundSocket(true, port);
