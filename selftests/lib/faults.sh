@@ -186,8 +186,20 @@ fault_batch() {
 		mrc_lib_fail "$name" "$(cat "$FAULT_WORK"/*.json | jq -c \
 			'{role, bytes, mismatches, bad_messages, error}' 2> /dev/null |
 			tr '\n' ' ' | cut -c1-800)"
+		fault_counters
 	fi
 	rm -f "$FAULT_WORK"/*.json
+}
+
+# The non-zero per-netns counters of both hosts, as TAP comments: what a
+# failed batch's connections saw.
+# shellcheck disable=SC2016 # an awk program
+fault_counters() {
+	local h
+	for h in a b; do
+		echo "# host $h: $(topo_exec "$h" awk '$2 != 0 { printf "%s %s ", $1, $2 }' \
+			/proc/net/mrc_stat)"
+	done
 }
 
 fault_totals() {
