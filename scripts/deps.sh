@@ -8,7 +8,7 @@ PKGS="
 build-essential make cmake pkg-config kmod cpio xz-utils file
 linux-image-amd64 linux-headers-amd64 linux-source
 qemu-system-x86 busybox-static
-clang llvm libbpf-dev bpftool dwarves libelf-dev zlib1g-dev
+clang libclang-rt-dev llvm libbpf-dev bpftool dwarves libelf-dev zlib1g-dev
 libnl-3-dev libnl-genl-3-dev
 nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev googletest
 libtomlplusplus-dev libcpp-httplib-dev
