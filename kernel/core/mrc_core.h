@@ -145,6 +145,8 @@ struct mrc_core_cc {
  * @evs/@nevs:		explicit EV values from an EV profile (else random)
  * @ev_min_active:	never mark an EV bad if fewer than this stay GOOD
  * @sndbuf/@rcvbuf:	bytes the core may hold for sending / reassembly
+ *			(reassembly: one MSS more for the packet that fills
+ *			the gap before a full buffer)
  * @user_timeout_ms:	no ACK progress for this long aborts with ETIMEDOUT
  *			(default 30000)
  * @rto_min_us/@rto_max_us/@rto_init_us: retransmission timer bounds
