@@ -53,7 +53,7 @@ transfer() {
 	spid=$!
 	sleep 0.3
 	# shellcheck disable=SC2086
-	topo_exec a "$MRCPERF" -c "$PEER" -p "$port" --verify -J $mode $size \
+	topo_exec a "$MRCPERF" -c "$PEER" --wait-server 10000 -p "$port" --verify -J $mode $size \
 		> "$cjson" &
 	cpid=$!
 	if [ $# -gt 0 ]; then
@@ -175,7 +175,7 @@ past_timeout() {
 	# the last one is down.
 	( sleep 1; mrc_dp_all_links down; date +%s%N > "$work/all_down" ) &
 	fpid=$!
-	timeout 60 ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" -p "$port" -n 1G \
+	timeout 60 ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" --wait-server 10000 -p "$port" -n 1G \
 		--timeout 3000 -J > "$work/timeout.json"
 	rc=$?
 	elapsed=$((($(date +%s%N) - $(cat "$work/all_down" 2> /dev/null || echo 0)) / 1000000))

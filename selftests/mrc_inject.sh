@@ -220,7 +220,7 @@ transfer_start() {
 	# refused client tries again.
 	for ((try = 0; try < 3; try++)); do
 		sleep 0.5
-		ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" -p "$port" \
+		ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" --wait-server 10000 -p "$port" \
 			--verify -J -t "$DURATION" > "$work/client.json" &
 		cpid=$!
 		tok_b=$(server_conn_id "$port" "$cpid") && break

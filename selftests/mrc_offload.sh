@@ -62,7 +62,7 @@ server() {
 client() {
 	local i rc
 	for ((i = 0; i < 30; i++)); do
-		topo_exec a "$MRCPERF" -c "$PEER" -p "$port" -n "$1" --verify -J \
+		topo_exec a "$MRCPERF" -c "$PEER" --wait-server 10000 -p "$port" -n "$1" --verify -J \
 			--timeout 20000 > "$work/$2.client" 2> "$work/$2.err"
 		rc=$?
 		grep -q "refused" "$work/$2.err" || break

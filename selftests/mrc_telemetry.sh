@@ -198,7 +198,7 @@ blackhole() {
 		> "$work/bh_server.json" &
 	spid=$!
 	sleep 0.3
-	ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" -p "$port" --verify -t 20 -J > "$work/bh_client.json" &
+	ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" --wait-server 10000 -p "$port" --verify -t 20 -J > "$work/bh_client.json" &
 	cpid=$!
 	sleep 3
 	id=$(mrc_dp_conn_id "$port")

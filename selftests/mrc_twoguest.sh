@@ -67,7 +67,7 @@ transfer() {
 	local name=$1 port=$2 opts=$3 json=$work/client.json cpid fpid="" rc
 	shift 3
 	# shellcheck disable=SC2086
-	"$MRCPERF" -c "$PEER" -p "$port" --verify -J $opts > "$json" &
+	"$MRCPERF" -c "$PEER" --wait-server 10000 -p "$port" --verify -J $opts > "$json" &
 	cpid=$!
 	if [ $# -gt 0 ]; then
 		"$@" &
@@ -135,7 +135,7 @@ mrc_lib_check "counters: every plane carried traffic" spread
 past_timeout() {
 	local rc
 	( sleep 1; mrc_dp_all_links down ) &
-	timeout 120 "$MRCPERF" -c "$PEER" -p "$STREAM_PORT" -n 1G --verify --timeout 3000 -J \
+	timeout 120 "$MRCPERF" -c "$PEER" --wait-server 10000 -p "$STREAM_PORT" -n 1G --verify --timeout 3000 -J \
 		> "$work/timeout.json"
 	rc=$?
 	wait

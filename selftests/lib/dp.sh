@@ -49,7 +49,7 @@ mrc_dp_background() {
 	ip netns exec "$(topo_ns b)" "$MRCPERF" -s -1 -p "$1" > /dev/null &
 	MRC_DP_SPID=$!
 	sleep 0.3
-	ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" -p "$1" -t "$2" > /dev/null &
+	ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" --wait-server 10000 -p "$1" -t "$2" > /dev/null &
 	MRC_DP_CPID=$!
 }
 
