@@ -285,9 +285,15 @@ int mrc_ack_nack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 			mrc_ev_on_skip(core, idx);
 		break;
 	case MRC_NACK_PSN_OUT_OF_WINDOW:
-		/* Learn the peer's PSN window; it is never widened again. */
+		/*
+		 * Learn the peer's PSN window; it is never widened again: the
+		 * NACKs for the PSNs past the edge follow the one for the edge,
+		 * and taking each one's wider window would resend the refused
+		 * PSNs into the same refusal, over and over.
+		 */
 		win = mrc_diff(core, n->cum_psn, n->psn);
-		core->peer_psn_win = win > 64 ? (u32)win : 64;
+		core->peer_psn_win = mrc_min(core->peer_psn_win,
+					     win > 64 ? (u32)win : 64);
 		break;
 	case MRC_NACK_NO_BUFFER:
 		/* Wait for a SACK that opens the window (or the persist probe). */

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-// Small receive buffers under loss and reordering: a buffer that fills
-// with out-of-order data past a gap must still take the packet that fills
-// the gap, or every retransmission of it is refused (NO_BUFFER) and the
-// transfer stalls until the user timeout.
+// Small receive buffers and windows under loss and reordering: a buffer
+// that fills with out-of-order data past a gap must still take the packet
+// that fills the gap, or every retransmission of it is refused (NO_BUFFER)
+// and the transfer stalls until the user timeout; a sender that learns the
+// receiver's PSN window from its NACKs must not widen it again with the
+// NACKs for the PSNs further out, or it resends them into the same refusal.
 #include <tuple>
 
 #include "core_harness.hpp"
@@ -143,6 +145,61 @@ TEST(SmallRcvbuf, GapPacketResentThroughClosedWindow) {
   EXPECT_EQ(net.a.Stats().retx_pkts, 1U);
   net.RunFor(100000);  // the retransmission timer (50 ms) resends it
   EXPECT_EQ(net.a.Stats().retx_pkts, 2U);
+}
+
+// 1-byte messages are 1-byte segments: the bytes of b's buffer allow far
+// more PSNs in flight than its PSN window (256) takes. With loss and
+// reordering the window's edge is hit; a learns it from the first NACK.
+// (Before: each later NACK widened it again, ~4,400 refusals and ~4,700
+// retransmissions for 20,000 messages; now ~250 and ~700.)
+TEST(SmallRcvbuf, TinyMessagesLearnThePsnWindowOnce) {
+  Net net(1);
+  net.Setup(1, MRC_SYN_SEQPACKET);
+  net.b.cfg.rcvbuf = 1000;
+  net.planes[0].jitter_us = 300;
+  net.planes[0].loss = 0.02;
+  net.a.msg_size = 1;
+  net.Connect();
+  net.a.to_send = 20000;
+  ASSERT_TRUE(
+      net.RunUntil([&] { return net.b.messages.size() == net.a.to_send; }, net.now + 10 * kSec));
+  EXPECT_TRUE(net.b.rx == Pattern(net.a.seed, net.a.to_send));
+  EXPECT_LT(net.b.Stats().drops[MRC_DROP_PSN_WINDOW], 1000U);
+  EXPECT_LT(net.a.Stats().retx_pkts, 1500U);
+}
+
+// The NACKs of one refused burst, in order: the window is the first one's.
+TEST(SmallRcvbuf, PsnWindowFromNacksNeverWidens) {
+  Net net(23);
+  net.Setup(1, MRC_SYN_SEQPACKET);
+  net.a.scripted_random = {0x1111, 5000};  // token, ISN
+  net.Connect();
+  ASSERT_TRUE(net.RunUntil([&] { return net.Established(); }, net.now + kSec));
+  net.filter = [](int from, uint32_t, const mrc_pkt&) { return from == 0; };  // b hears nothing
+  net.a.msg_size = 1;
+  net.a.to_send = 300;
+  net.RunFor(100);
+  ASSERT_EQ(net.a.Stats().tx_data_pkts, 300U);
+  auto nack = [&](uint32_t psn) {
+    mrc_pkt n{};
+    n.type = MRC_PKT_NACK;
+    n.src_token = mrc_core_peer_token(net.a.core);
+    n.dst_token = mrc_core_token(net.a.core);
+    n.ev = 7;
+    n.nack.psn = psn;
+    n.nack.cum_psn = 5000;
+    n.nack.reason = MRC_NACK_PSN_OUT_OF_WINDOW;
+    return mrc_core_input(net.a.core, &n, 0, false);
+  };
+  ASSERT_EQ(nack(5150), MRC_DROP_NONE);
+  EXPECT_EQ(net.a.core->peer_psn_win, 150U);
+  ASSERT_EQ(nack(5151), MRC_DROP_NONE);
+  ASSERT_EQ(nack(5190), MRC_DROP_NONE);
+  EXPECT_EQ(net.a.core->peer_psn_win, 150U) << "widened by a NACK further out";
+  ASSERT_EQ(nack(5120), MRC_DROP_NONE);
+  EXPECT_EQ(net.a.core->peer_psn_win, 120U);
+  ASSERT_EQ(nack(5010), MRC_DROP_NONE);
+  EXPECT_EQ(net.a.core->peer_psn_win, 64U) << "never below 64";
 }
 
 }  // namespace
