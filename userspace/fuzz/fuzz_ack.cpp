@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <string>
 
 #include "fuzz_harness.hpp"
 #include "fuzz_targets.hpp"
@@ -30,6 +31,9 @@ using ack::kRecord;
 // Bounds the work of one input, which sets the executions per second: a
 // few hundred packets are enough to reach any state the ops can.
 constexpr uint32_t kMaxWrite = 16 * 1024;
+// Milliseconds of clean network Drain() gives the connection: many
+// retransmission timeouts (rto_max 200 ms), a fraction of its user timeout.
+constexpr int kDrainRounds = 3000;
 
 // One DATA transmission of a, as a SACK would echo it.
 struct DataTx {
@@ -58,6 +62,8 @@ class AckFuzz {
   bool Start();
   void Step(uint8_t op, ByteReader& r);
   void CheckAll();
+  void Drain();
+  std::string Describe() const;
 
  private:
   uint32_t Mask() const { return mrc_psn_mask(opts_.psn24); }
@@ -97,8 +103,8 @@ class AckFuzz {
   std::array<ProbeTx, 8> probes_{};
   size_t probes_n_ = 0;
   uint64_t b_delivered_ = 0;
-  bool b_blocked_ = false;  // b's application takes nothing
   bool closed_ = false;
+  bool forged_taken_ = false;  // a believed a packet b never sent
 };
 
 uint32_t AckFuzz::EvValue(uint32_t idx) const {
@@ -119,8 +125,9 @@ bool AckFuzz::Start() {
   b_isn_ = 0x00777777U & Mask();
   w_.a.on_xmit = [this](const Sent&, const mrc_pkt& pkt) { OnXmit(pkt); };
   w_.b.on_deliver = [this](const uint8_t* d, uint32_t n, uint32_t f) {
-    return b_blocked_ ? -EAGAIN : OnDeliver(d, n, f);
+    return w_.b.auto_read ? OnDeliver(d, n, f) : -EAGAIN;
   };
+  w_.b.auto_read = true;
   // Initial data: one write (stream) or messages of a seed-chosen size.
   const uint32_t msg = 1 + (opts_.seed * 37U) % 3000;
   const uint32_t initial = std::min(opts_.initial, kMaxWrite);
@@ -287,6 +294,7 @@ void AckFuzz::Feed(const mrc_pkt& pkt, uint32_t plane, bool ce) {
   const mrc_core_stats before = w_.a.Stats();
   const enum mrc_core_state state = mrc_core_state(w_.a.core);
   const int reason = w_.a.ReceivePkt(pkt, plane, ce);
+  if (reason == MRC_DROP_NONE) forged_taken_ = true;
   if (reason <= 0 || pkt.type == MRC_PKT_DATA || pkt.type == MRC_PKT_SYN) return;
   const mrc_core_stats after = w_.a.Stats();
   Check(after.tx_pkts == before.tx_pkts && after.acked_bytes == before.acked_bytes &&
@@ -491,7 +499,7 @@ void AckFuzz::Step(uint8_t op, ByteReader& r) {
     case ack::kRcvSpace: {
       const uint32_t space = r.U32();
       const uint8_t how = r.U8();
-      if ((how & 1) != 0) b_blocked_ = (how & 2) != 0;
+      if ((how & 1) != 0) w_.b.auto_read = (how & 2) == 0;
       mrc_core_rcv_space((how & 1) != 0 ? w_.b.core : a.core, space);
       break;
     }
@@ -533,6 +541,71 @@ void AckFuzz::Step(uint8_t op, ByteReader& r) {
   }
 }
 
+// Liveness: unless a was told lies (a forged SACK may acknowledge what b
+// never got), a clean network from here on (planes up, EVs in rotation,
+// b's application reading, nothing lost) delivers and acknowledges every
+// byte a's application wrote long before the user timeout.
+void AckFuzz::Drain() {
+  Endpoint& a = w_.a;
+  Endpoint& b = w_.b;
+  if (forged_taken_ || a.core == nullptr || mrc_core_state(a.core) == MRC_CORE_ABORTED ||
+      mrc_core_state(b.core) == MRC_CORE_ABORTED)
+    return;
+  for (uint32_t p = 0; p < opts_.nplanes; p++) {
+    mrc_core_plane_update(a.core, p, true);
+    mrc_core_plane_update(b.core, p, true);
+  }
+  for (Endpoint* e : {&a, &b})
+    for (uint32_t i = 0; i < mrc_core_ev_count(e->core); i++)
+      mrc_core_ev_set_state(e->core, i, MRC_EV_GOOD);
+  b.auto_read = true;
+  mrc_core_rcv_space(b.core, opts_.rcvbuf);
+  auto done = [&] { return b_delivered_ == app_bytes_ && a.Stats().acked_bytes == app_bytes_; };
+  const uint64_t retx_before = a.Stats().retx_pkts;
+  for (int round = 0; round < kDrainRounds && !done(); round++) {
+    w_.Forward(a, Outbox::kMax, 0);
+    w_.Advance(1000);
+    w_.Forward(b, Outbox::kMax, 0);
+    CheckAll();
+  }
+  if (done()) {
+    // Nothing is lost now: a segment may be resent once (it was lost or
+    // refused before), a spurious resend or two more, not again and again.
+    Check(a.Stats().retx_pkts - retx_before <= 2ULL * PsnsSent() + 64,
+          "a retransmission storm on a clean network");
+    return;
+  }
+  Check(mrc_core_state(a.core) != MRC_CORE_ABORTED && mrc_core_state(b.core) != MRC_CORE_ABORTED,
+        "a clean network could not save the connection: it timed out");
+  Fail("data undelivered or unacknowledged after seconds of a clean network:" + Describe());
+}
+
+// The state a stalled drain leaves, for its failure message.
+std::string AckFuzz::Describe() const {
+  const mrc_core_stats sa = w_.a.Stats();
+  const mrc_core_stats sb = w_.b.Stats();
+  std::string d;
+  auto put = [&d](const char* name, uint64_t v) {
+    d += std::string(" ") + name + "=" + std::to_string(v);
+  };
+  put("written", app_bytes_);
+  put("a.sent", sa.tx_data_bytes);
+  put("a.acked", sa.acked_bytes);
+  put("a.inflight", sa.inflight_bytes);
+  put("a.cwnd", sa.cwnd);
+  put("a.peer_rwnd", sa.peer_rwnd);
+  put("a.retx", sa.retx_pkts);
+  put("a.rto", sa.rto_count);
+  put("a.evs_good", sa.evs_good);
+  put("a.planes", sa.planes_usable);
+  put("b.received", sb.rx_data_bytes);
+  put("b.delivered", b_delivered_);
+  put("b.refused_window", sb.drops[MRC_DROP_PSN_WINDOW]);
+  put("b.refused_buffer", sb.drops[MRC_DROP_NO_BUFFER]);
+  put("b.refused_state", sb.drops[MRC_DROP_STATE]);
+  return d;
+}
+
 void AckFuzz::CheckAll() {
   w_.a.CheckInvariants();
   w_.b.CheckInvariants();
@@ -555,6 +628,7 @@ int FuzzAck(const uint8_t* data, size_t size) {
     f.Step(op, rec);
     f.CheckAll();
   }
+  f.Drain();
   return 0;
 }
 

@@ -23,7 +23,7 @@ constexpr uint32_t kServerIsn = 0x00777777;
 // A timer that keeps firing without the clock moving is a busy loop in
 // mrc.ko; each firing may legitimately settle one segment, no more.
 constexpr int kTimerStormFirings = 2 * 8192 + 64;
-constexpr uint32_t kRtoMaxUs = 2000000;  // cfg.rto_max_us 0: the core's default
+constexpr uint32_t kRtoMaxUs = 200000;  // Configure()'s rto_max_us
 
 constexpr std::array<uint32_t, 4> kMss = {1400, 64, 256, 1000};
 constexpr std::array<uint32_t, 4> kEvs = {4, 1, 16, 2};
@@ -93,8 +93,9 @@ int EnvXmit(void* ctx, uint32_t plane, uint32_t ev, const void* hdr, uint32_t hd
 int EnvDeliver(void* ctx, const void* data, uint32_t len, uint32_t flags) {
   Endpoint* e = Ep(ctx);
   Check(len != 0, "deliver() of zero bytes");
-  if (!e->on_deliver) return 0;
-  return e->on_deliver(static_cast<const uint8_t*>(data), len, flags);
+  const int ret = e->on_deliver ? e->on_deliver(static_cast<const uint8_t*>(data), len, flags) : 0;
+  if (ret == 0) e->unread += len;
+  return ret;
 }
 
 void EnvTrace(void* /*ctx*/, mrc_core_trace point, const mrc_core_trace_info* info) {
@@ -237,8 +238,11 @@ void Configure(Endpoint& e, const Options& o, bool client) {
   c.nevs = o.nevs;
   c.sndbuf = o.sndbuf;
   c.rcvbuf = o.rcvbuf;
-  c.user_timeout_ms = 2000;
+  // A retransmission timer far below the user timeout: a connection that
+  // stalls on a clean network is a bug, not a backoff (fuzz_ack's drain).
+  c.user_timeout_ms = 10000;
   c.rto_min_us = 2000;
+  c.rto_max_us = 200000;
   c.rto_init_us = 20000;
   c.probe_interval_us = 5000;
   c.psn24 = client && o.psn24;
@@ -273,9 +277,17 @@ void Endpoint::Destroy() {
 
 int Endpoint::Receive(const Bytes& bytes, uint32_t plane, bool ce) {
   mrc_pkt pkt{};
-  const int reason = mrc_wire_parse(bytes.data(), static_cast<uint32_t>(bytes.size()), &pkt);
+  int reason = mrc_wire_parse(bytes.data(), static_cast<uint32_t>(bytes.size()), &pkt);
   if (reason != MRC_DROP_NONE || core == nullptr) return reason;
-  return mrc_core_input(core, &pkt, plane, ce);
+  reason = mrc_core_input(core, &pkt, plane, ce);
+  AppRead();
+  return reason;
+}
+
+void Endpoint::AppRead() {
+  if (!auto_read || unread == 0 || core == nullptr) return;
+  unread = 0;
+  mrc_core_rcv_space(core, cfg.rcvbuf);
 }
 
 int Endpoint::ReceivePkt(const mrc_pkt& pkt, uint32_t plane, bool ce) {
@@ -390,6 +402,7 @@ void World::FireDue(Endpoint& e) {
     Check(n < kTimerStormFirings, "timer storm: re-armed in the past again and again");
     e.timer_when = 0;
     mrc_core_on_timer(e.core);
+    e.AppRead();
   }
 }
 

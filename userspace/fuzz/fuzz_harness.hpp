@@ -152,6 +152,10 @@ class Endpoint {
   size_t live_bytes = 0;
   Bytes scratch;          // ReceivePkt()'s datagram
   mrc_core_stats last{};  // stats at the previous Check()
+  // The application reads what it is given at once and says so
+  // (mrc_core_rcv_space(rcvbuf)) after each packet and timer.
+  bool auto_read = false;
+  uint64_t unread = 0;
 
   // Hooks of the target; each may be empty.
   std::function<void(const Sent&, const mrc_pkt&)> on_xmit;
@@ -172,6 +176,8 @@ class Endpoint {
   int ReceivePkt(const mrc_pkt& pkt, uint32_t plane, bool ce);
   // Invariants of any core, whatever it was fed.
   void CheckInvariants();
+  // With auto_read: report the room the application made.
+  void AppRead();
 
   static const mrc_core_env_ops kOps;
 

@@ -30,9 +30,12 @@ inline constexpr std::array<Target, 3> kTargets = {{
     {"fuzz_reasm", FuzzReasm},
 }};
 
-// fuzz_ack: a (client) sends, b (server) receives; the input forges what a
-// hears. "mode" bytes: bit0 flips MRC_F_PSN24, bit1 spoils src_token, bit2
-// spoils dst_token. PSN offsets count from a's ISN.
+// fuzz_ack: a (client) sends, b (server) receives and its application
+// reads at once (unless told not to); the input forges what a hears.
+// "mode" bytes: bit0 flips MRC_F_PSN24, bit1 spoils src_token, bit2 spoils
+// dst_token. PSN offsets count from a's ISN. After the records, unless a
+// took a forged packet, seconds of a clean network must deliver and
+// acknowledge everything, without a retransmission storm.
 namespace ack {
 inline constexpr size_t kRecord = 16;
 inline constexpr size_t kMaxRecords = 32;  // more are ignored
@@ -77,7 +80,8 @@ enum Op : uint8_t {
   // a closes
   kClose,
   // [1-4] an application has this much room: a's, or with [5] bit0 b's,
-  //     whose application then takes nothing while [5] bit1 is set
+  //     whose application then stops reading if [5] bit1 is set (else
+  //     reads again)
   kRcvSpace,
   // [1] plane % 16  [2] bit0: up; bit1: on b rather than a
   kPlane,
