@@ -166,8 +166,9 @@ first_line() { grep -n -m1 -- "$2" "$1" | cut -d: -f1 | grep . || echo 999999; }
 hook_order() {
 	local id ev log add prog xmit change del cc rc=0
 	for log in "$SIM"/sim*/log; do echo > "$log"; done
-	background 48M order
-	sleep 2
+	# No head start: a fast guest moves 48 MiB in a few seconds, and the
+	# connection must still be there when its EV is denied.
+	background 96M order
 	id=$(mrc_dp_conn_id "$port")
 	# An EV of plane 0 denied mid-transfer: its slot is rewritten.
 	ev=$(na "$MRCCTL" -j path show conn "$id" | jq '[.[] | select(.plane == 0)][0].ev')
