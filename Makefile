@@ -100,7 +100,7 @@ demo: all
 # fuzz_wire ~60,000): 10 million take it about two hours.
 FUZZ_RUNS   ?= 10000000
 FUZZ_SECS   ?= 14400
-fuzz:
+fuzz: deps
 	cmake -S userspace/fuzz -B $(BUILD)/fuzz -DCMAKE_C_COMPILER=clang \
 		-DCMAKE_CXX_COMPILER=clang++ >/dev/null
 	cmake --build $(BUILD)/fuzz -j $(JOBS)
