@@ -241,6 +241,8 @@ struct mrc_core {
 	u32			queued_bytes;	/* unacked + unsent */
 	struct mrc_seg_list	tx_list;	/* in flight, send order */
 	struct mrc_seg_list	lost_list;	/* waiting for retransmission */
+	/* bit psn & (sq_cap - 1): that PSN is on lost_list (send.c) */
+	u64			lost_map[MRC_CORE_MAX_SEGS / 64];
 	u32			tx_seq;
 	u32			rack_hi;	/* highest tx_seq acked */
 	bool			rack_valid;

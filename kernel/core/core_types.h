@@ -77,6 +77,12 @@ static inline void put_unaligned_be64(u64 v, void *p)
 /* A broken invariant: the kernel warns, the host tests stop right there. */
 #define WARN_ON_ONCE(cond) (!!(cond) && (abort(), 1))
 
+/* 1-based index of the most significant set bit, 0 for none (bitops.h). */
+static inline int fls64(u64 x)
+{
+	return x ? 64 - __builtin_clzll(x) : 0;
+}
+
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif

@@ -63,14 +63,53 @@ static void mrc_list_add(struct mrc_seg_list *l, struct mrc_seg *seg)
 	l->count++;
 }
 
-/* Lost segments are kept in PSN order: the oldest is resent first. */
-static void mrc_list_add_by_psn(const struct mrc_core *core,
-				struct mrc_seg_list *l, struct mrc_seg *seg)
+/* lost_map's bit for @psn: live PSNs span less than sq_cap, a power of 2. */
+static u32 mrc_lost_bit(const struct mrc_core *core, u32 psn)
 {
-	struct mrc_seg *at = l->tail;
+	return psn & (core->sq_cap - 1);
+}
 
-	while (at && mrc_diff(core, at->psn, seg->psn) < 0)
-		at = at->prev;
+/*
+ * The lost segment with the highest PSN below @psn (back to snd_una), or
+ * NULL: lost_map read backwards 64 PSNs a word, so at most
+ * MRC_CORE_MAX_SEGS / 64 words, where walking the lost list could take a
+ * step per lost segment for each one marked lost (quadratic when an RTO or
+ * RACK marks old segments while a large window waits for retransmission).
+ */
+static struct mrc_seg *mrc_lost_before(const struct mrc_core *core, u32 psn)
+{
+	u32 left = (u32)mrc_diff(core, core->snd_una, psn), idx, n;
+	u32 mask = mrc_psn_mask(core->psn24);
+	struct mrc_seg *seg;
+	u64 w;
+
+	while (left) {
+		/* bits of the candidates psn - n .. psn - 1, in one word */
+		idx = mrc_lost_bit(core, psn - 1);
+		n = mrc_min(left, (idx & 63) + 1);
+		w = core->lost_map[idx / 64] >> ((idx & 63) + 1 - n);
+		if (n < 64)
+			w &= (1ull << n) - 1;
+		if (w) {
+			seg = mrc_send_seg(core,
+					   (psn - n + fls64(w) - 1) & mask);
+			if (WARN_ON_ONCE(!seg || seg->state != MRC_SEG_LOST))
+				return NULL;
+			return seg;
+		}
+		psn = (psn - n) & mask;
+		left -= n;
+	}
+	return NULL;
+}
+
+/* Lost segments are kept in PSN order: the oldest is resent first. */
+static void mrc_lost_add(struct mrc_core *core, struct mrc_seg *seg)
+{
+	struct mrc_seg_list *l = &core->lost_list;
+	struct mrc_seg *at = mrc_lost_before(core, seg->psn);
+	u32 bit = mrc_lost_bit(core, seg->psn);
+
 	if (!at) {
 		seg->prev = NULL;
 		seg->next = l->head;
@@ -90,6 +129,15 @@ static void mrc_list_add_by_psn(const struct mrc_core *core,
 	}
 	l->bytes += seg->len;
 	l->count++;
+	core->lost_map[bit / 64] |= 1ull << (bit & 63);
+}
+
+static void mrc_lost_del(struct mrc_core *core, struct mrc_seg *seg)
+{
+	u32 bit = mrc_lost_bit(core, seg->psn);
+
+	mrc_list_del(&core->lost_list, seg);
+	core->lost_map[bit / 64] &= ~(1ull << (bit & 63));
 }
 
 void mrc_list_del(struct mrc_seg_list *l, struct mrc_seg *seg)
@@ -457,7 +505,7 @@ static int mrc_send_xmit(struct mrc_core *core, struct mrc_seg *seg)
 	ev = &core->evs[idx];
 	last = mrc_send_is_last(core, seg);
 	if (seg->state == MRC_SEG_LOST)
-		mrc_list_del(&core->lost_list, seg);
+		mrc_lost_del(core, seg);
 	else
 		core->snd_nxt = mrc_psn_add(core, core->snd_nxt, 1);
 	seg->state = MRC_SEG_INFLIGHT;
@@ -535,7 +583,7 @@ void mrc_send_mark_lost(struct mrc_core *core, struct mrc_seg *seg, u32 why)
 		return;
 	mrc_list_del(&core->tx_list, seg);
 	seg->state = MRC_SEG_LOST;
-	mrc_list_add_by_psn(core, &core->lost_list, seg);
+	mrc_lost_add(core, seg);
 	mrc_core_trace(core, MRC_TRACE_LOSS, seg->psn, seg->plane, ev->value,
 		       seg->len, 0, why, false);
 	if (why == 0)
@@ -554,7 +602,7 @@ void mrc_send_ack_seg(struct mrc_core *core, struct mrc_seg *seg)
 	if (seg->state == MRC_SEG_INFLIGHT)
 		mrc_list_del(&core->tx_list, seg);
 	else if (seg->state == MRC_SEG_LOST)
-		mrc_list_del(&core->lost_list, seg);
+		mrc_lost_del(core, seg);
 	if (!core->rack_valid ||
 	    (s32)(seg->tx_seq - core->rack_hi) > 0) {
 		core->rack_hi = seg->tx_seq;
