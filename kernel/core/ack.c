@@ -48,6 +48,12 @@ void mrc_ack_rtt_sample(struct mrc_core *core, u32 rtt)
  * smoothed RTT (planes and routes differ; else its plane's) plus a quarter
  * and the peer's possible ACK delay; an RTO while the plane is unknown.
  */
+static u64 mrc_ack_wait_for(const struct mrc_core *core, u32 rtt)
+{
+	return (u64)rtt + (u64)(rtt / 4) * (1 + core->reo_steps) +
+	       MRC_CORE_REORDER_SLACK_US;
+}
+
 static u64 mrc_ack_reorder_wait(const struct mrc_core *core,
 				const struct mrc_seg *seg)
 {
@@ -57,8 +63,21 @@ static u64 mrc_ack_reorder_wait(const struct mrc_core *core,
 		rtt = core->plane_srtt_us[seg->plane];
 	if (!rtt)
 		return core->rto_us;
-	return (u64)rtt + (u64)(rtt / 4) * (1 + core->reo_steps) +
-	       MRC_CORE_REORDER_SLACK_US;
+	return mrc_ack_wait_for(core, rtt);
+}
+
+/*
+ * No segment's wait is shorter: EV and plane RTTs are averages of samples,
+ * none below rtt_floor_us; without one it is the RTO.
+ */
+static u64 mrc_ack_min_reorder_wait(const struct mrc_core *core)
+{
+	u64 wait = core->rto_us;
+
+	if (core->rtt_floor_us)
+		wait = mrc_min64(wait, mrc_ack_wait_for(core,
+							core->rtt_floor_us));
+	return wait;
 }
 
 /* A needless retransmission of @seg was just found: widen the window. */
@@ -84,18 +103,31 @@ static void mrc_ack_reorder_decay(struct mrc_core *core, u64 now)
 	}
 }
 
+/*
+ * tx_list is in transmission order: once a segment was sent too recently
+ * for the shortest wait of any, so was every one after it, and the scan
+ * stops there (else every SACK would walk the whole window); the timer
+ * then comes back no later than that segment could be due.
+ */
 void mrc_ack_detect_losses(struct mrc_core *core)
 {
 	struct mrc_seg *seg = core->tx_list.head, *next;
-	u64 now = mrc_now(core), due, first = 0;
+	u64 now = mrc_now(core), due, first = 0, min_wait;
 
 	core->rack_due_us = 0;
 	if (!core->rack_valid)
 		return;
 	mrc_ack_reorder_decay(core, now);
+	min_wait = mrc_ack_min_reorder_wait(core);
 	while (seg && (s32)(core->rack_hi - seg->tx_seq) >=
 		      MRC_CORE_REORDER_PKTS) {
 		next = seg->next;
+		if (seg->sent_us + min_wait > now) {
+			due = seg->sent_us + min_wait;
+			if (!first || due < first)
+				first = due;
+			break;
+		}
 		due = seg->sent_us + mrc_ack_reorder_wait(core, seg);
 		if (now >= due)
 			mrc_send_mark_lost(core, seg, 0);

@@ -248,6 +248,7 @@ struct mrc_core {
 	bool			rack_valid;
 	u64			rack_due_us;	/* reorder timer, 0: off */
 	u32			reo_steps;	/* reordering window widenings */
+	u32			rtt_floor_us;	/* lowest RTT sample of any EV */
 	u64			reo_step_us;	/* when reo_steps last changed */
 	u32			peer_rwnd;
 	bool			una_refused;	/* NO_BUFFER NACK for snd_una */

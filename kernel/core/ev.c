@@ -277,6 +277,18 @@ void mrc_ev_on_skip(struct mrc_core *core, u32 idx)
 	mrc_ev_set(core, idx, MRC_EV_SKIP);
 }
 
+/*
+ * Every RTT sample of an EV: RACK's bound on the shortest wait (ack.c). A
+ * 0 us sample counts as 1 (0 is "none"): an average that falls to 0 is
+ * "none" too.
+ */
+static void mrc_ev_rtt_floor(struct mrc_core *core, u32 rtt_us)
+{
+	rtt_us = mrc_max(rtt_us, 1);
+	if (!core->rtt_floor_us || rtt_us < core->rtt_floor_us)
+		core->rtt_floor_us = rtt_us;
+}
+
 void mrc_ev_on_ack(struct mrc_core *core, u32 idx, u32 rtt_us, bool ce)
 {
 	struct mrc_ev *ev = &core->evs[idx];
@@ -286,6 +298,7 @@ void mrc_ev_on_ack(struct mrc_core *core, u32 idx, u32 rtt_us, bool ce)
 
 	ev->losses_in_row = 0;
 	if (rtt_us) {
+		mrc_ev_rtt_floor(core, rtt_us);
 		ev->srtt_us = ev->srtt_us ? (7 * ev->srtt_us + rtt_us) / 8 :
 					    rtt_us;
 		*plane_srtt = *plane_srtt ? (7 * *plane_srtt + rtt_us) / 8 :
@@ -372,8 +385,10 @@ int mrc_ev_on_probe_reply(struct mrc_core *core, const struct mrc_pkt *pkt,
 	mrc_ev_peer_planes(core, pkt->probe.plane_up);
 	ev->probing = 0;
 	rtt = (u32)mrc_now(core) - pkt->probe.tsval;
-	if (rtt < 60u * 1000 * 1000)
+	if (rtt < 60u * 1000 * 1000) {
 		ev->srtt_us = ev->srtt_us ? (7 * ev->srtt_us + rtt) / 8 : rtt;
+		mrc_ev_rtt_floor(core, rtt);
+	}
 	if (ev->state == MRC_EV_ASSUMED_BAD) {
 		ev->weight = MRC_EV_WEIGHT_FULL / 2;
 		mrc_ev_set(core, idx, MRC_EV_GOOD);
