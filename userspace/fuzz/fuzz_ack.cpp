@@ -569,9 +569,12 @@ void AckFuzz::Drain() {
     CheckAll();
   }
   if (done()) {
-    // Nothing is lost now: a segment may be resent once (it was lost or
-    // refused before), a spurious resend or two more, not again and again.
-    Check(a.Stats().retx_pkts - retx_before <= 2ULL * PsnsSent() + 64,
+    // Nothing is lost now, but a PSN may still be resent: for a loss or a
+    // plane lost before, once refused for the PSN window, and once
+    // spuriously when the drain's millisecond round trips dwarf the RTT
+    // the records let a measure (RACK calls the rest lost). Not again and
+    // again: that is a storm.
+    Check(a.Stats().retx_pkts - retx_before <= 4ULL * PsnsSent() + 64,
           "a retransmission storm on a clean network");
     return;
   }

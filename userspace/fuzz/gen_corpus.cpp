@@ -378,6 +378,19 @@ void AckSeeds(Writer& w) {
     w.Put("fuzz_ack", "seqpacket-writes", s.bytes());
   }
   {
+    // 1-byte messages, the first lost: b holds its PSN window (256) and
+    // refuses the rest, whose NACKs a must not take for a wider window.
+    Options o = Opt();
+    o.sock_type = MRC_SYN_SEQPACKET;
+    o.mss = 64;
+    o.nevs = 1;
+    o.nplanes = 1;
+    o.rcvbuf = 1000;
+    Script s = AckScript(o);
+    s.Op(ack::kLose, Args().U8(1));
+    w.Put("fuzz_ack", "psn-window-edge", s.bytes());
+  }
+  {
     Script s = AckScript(Opt());
     s.Op(ack::kLose, Args().U8(3));
     Pump(s, 3);
