@@ -8,6 +8,7 @@
 // standard library.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -102,28 +103,40 @@ struct Options {
   Bytes Encode() const;
 };
 
-// The packets a core sent, oldest first: a ring of kMax whose buffers are
-// reused, so a warm ring allocates nothing per packet.
+// The packets a core sent, oldest first: a ring whose buffers are reused,
+// so a warm ring allocates nothing per packet. It grows to kMax, more
+// than a core ever has in flight (MRC_CORE_MAX_SEGS), so only a core
+// that sends far beyond its window loses the oldest.
 class Outbox {
  public:
-  static constexpr size_t kMax = 512;
+  static constexpr size_t kMax = 16384;
   bool empty() const { return count_ == 0; }
   size_t size() const { return count_; }
-  const Sent& operator[](size_t i) const { return slots_[(head_ + i) % kMax]; }
+  const Sent& operator[](size_t i) const { return slots_[(head_ + i) % slots_.size()]; }
   const Sent& front() const { return (*this)[0]; }
   void pop_front() {
-    head_ = (head_ + 1) % kMax;
+    head_ = (head_ + 1) % slots_.size();
     count_--;
   }
   void clear() { head_ = count_ = 0; }
-  // A slot at the back for a new packet (the oldest is lost when full).
+  // A slot at the back for a new packet.
   Sent& push_back() {
-    if (count_ == kMax) pop_front();
-    return slots_[(head_ + count_++) % kMax];
+    if (count_ == slots_.size()) {
+      if (slots_.size() < kMax) {
+        // Unwrap, then double: the oldest first again.
+        std::rotate(slots_.begin(), slots_.begin() + static_cast<std::ptrdiff_t>(head_),
+                    slots_.end());
+        head_ = 0;
+        slots_.resize(std::max<size_t>(64, slots_.size() * 2));
+      } else {
+        pop_front();
+      }
+    }
+    return slots_[(head_ + count_++) % slots_.size()];
   }
 
  private:
-  std::vector<Sent> slots_ = std::vector<Sent>(kMax);
+  std::vector<Sent> slots_;
   size_t head_ = 0;
   size_t count_ = 0;
 };
