@@ -155,7 +155,7 @@ else
 	unread=$(comm -13 <(echo "$keys") <(echo "$example_keys"))
 	if [ -n "$unread" ]; then
 		mrc_lib_fail "man: config keys found in config.cpp" \
-			"keys of mrcd.conf.example not found in config.cpp: $(echo $unread)"
+			"keys of mrcd.conf.example not found in config.cpp: $(tr "\n" " " <<<"$unread")"
 	fi
 	missing=()
 	for key in $keys; do
