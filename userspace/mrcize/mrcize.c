@@ -1,0 +1,704 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libmrcize.so: LD_PRELOAD shim that carries a program's TCP sockets over
+ * AF_MRC. It owns the table of sockets it made (their original family and
+ * the options set on them), the interposed socket calls, and the switch of
+ * a socket back to plain TCP (dup3() over the same descriptor).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sendfile.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "addr.h"
+
+#define MRCIZE_DEFAULT_TIMEOUT_MS 3000
+#define MRCIZE_MAX_OPTS 24
+#define MRCIZE_OPT_MAX 64
+#define MRCIZE_MSS 1400
+
+struct mrcize_opt {
+	int level, name;
+	socklen_t len;
+	unsigned char val[MRCIZE_OPT_MAX];
+};
+
+/* One AF_MRC socket the program believes is TCP. */
+struct mrcize_sock {
+	int domain;	/* AF_INET or AF_INET6, as the program asked */
+	bool bound;
+	socklen_t bound_len;
+	struct sockaddr_storage bound_addr;
+	int nopts;	/* every option set, replayed on a switch to TCP */
+	struct mrcize_opt opts[MRCIZE_MAX_OPTS];
+};
+
+static struct {
+	pthread_once_t once;
+	int family;	/* live AF_MRC, or -1 */
+	bool debug, fallback;
+	int timeout_ms;
+	struct mrcize_ports ports;
+	pthread_mutex_t lock;	/* protects socks[] and nsocks */
+	struct mrcize_sock **socks;	/* indexed by fd */
+	int nsocks;
+} mrcize = { .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER, .family = -1 };
+
+/* The libc functions behind ours. */
+#define MRCIZE_REAL(ret, name, ...)                                                      \
+	static ret (*real_##name)(__VA_ARGS__);                                          \
+	static ret (*get_##name(void))(__VA_ARGS__)                                      \
+	{                                                                                \
+		if (!real_##name)                                                        \
+			real_##name = (ret(*)(__VA_ARGS__))dlsym(RTLD_NEXT, #name);     \
+		return real_##name;                                                      \
+	}
+MRCIZE_REAL(int, socket, int, int, int)
+MRCIZE_REAL(int, bind, int, const struct sockaddr *, socklen_t)
+MRCIZE_REAL(int, connect, int, const struct sockaddr *, socklen_t)
+MRCIZE_REAL(int, accept4, int, struct sockaddr *, socklen_t *, int)
+MRCIZE_REAL(int, getsockname, int, struct sockaddr *, socklen_t *)
+MRCIZE_REAL(int, getpeername, int, struct sockaddr *, socklen_t *)
+MRCIZE_REAL(int, setsockopt, int, int, int, const void *, socklen_t)
+MRCIZE_REAL(int, getsockopt, int, int, int, void *, socklen_t *)
+MRCIZE_REAL(int, close, int)
+MRCIZE_REAL(int, dup, int)
+MRCIZE_REAL(int, dup2, int, int)
+MRCIZE_REAL(int, dup3, int, int, int)
+MRCIZE_REAL(ssize_t, sendfile, int, int, off_t *, size_t)
+MRCIZE_REAL(ssize_t, sendfile64, int, int, off64_t *, size_t)
+MRCIZE_REAL(ssize_t, splice, int, loff_t *, int, loff_t *, size_t, unsigned int)
+
+static void mrcize_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void mrcize_log(const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	int n, err = errno;
+
+	if (!mrcize.debug)
+		return;
+	n = snprintf(line, sizeof(line), "mrcize[%d]: ", (int)getpid());
+	va_start(ap, fmt);
+	vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
+	va_end(ap);
+	strcat(line, "\n");
+	if (write(STDERR_FILENO, line, strlen(line)) < 0)
+		(void)0;
+	errno = err;
+}
+
+static bool mrcize_env_on(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0") != 0;
+}
+
+static void mrcize_init(void)
+{
+	const char *path = getenv("MRCIZE_FAMILY_FILE");
+	const char *v;
+	FILE *f;
+	int fam;
+
+	mrcize.debug = mrcize_env_on("MRCIZE_DEBUG");
+	mrcize.fallback = mrcize_env_on("MRCIZE_FALLBACK");
+	mrcize.timeout_ms = MRCIZE_DEFAULT_TIMEOUT_MS;
+	v = getenv("MRCIZE_TIMEOUT_MS");
+	if (v && atoi(v) > 0)
+		mrcize.timeout_ms = atoi(v);
+	if (mrcize_ports_parse(getenv("MRCIZE_PORTS"), &mrcize.ports))
+		mrcize_log("MRCIZE_PORTS=\"%s\" is not a port list: every port goes over MRC",
+			   getenv("MRCIZE_PORTS"));
+	f = fopen(path && *path ? path : MRC_FAMILY_SYSFS, "re");
+	if (f) {
+		if (fscanf(f, "%d", &fam) == 1 && fam > 0 && fam < 256)
+			mrcize.family = fam;
+		fclose(f);
+	}
+	if (mrcize.family < 0)
+		mrcize_log("AF_MRC unavailable (mrc.ko not loaded): TCP stays TCP");
+	else
+		mrcize_log("AF_MRC is %d%s", mrcize.family,
+			   mrcize.fallback ? ", falling back to TCP on a refused connect" : "");
+}
+
+static void mrcize_setup(void)
+{
+	pthread_once(&mrcize.once, mrcize_init);
+}
+
+/* Copy of the entry for @fd into @out; false if @fd is not ours. */
+static bool mrcize_get(int fd, struct mrcize_sock *out)
+{
+	bool found = false;
+
+	if (fd < 0)
+		return false;
+	pthread_mutex_lock(&mrcize.lock);
+	if (fd < mrcize.nsocks && mrcize.socks[fd]) {
+		if (out)
+			*out = *mrcize.socks[fd];
+		found = true;
+	}
+	pthread_mutex_unlock(&mrcize.lock);
+	return found;
+}
+
+/* Put (a copy of) @s at @fd, or forget @fd when @s is NULL. */
+static void mrcize_put(int fd, const struct mrcize_sock *s)
+{
+	struct mrcize_sock **grown, *copy = NULL;
+	int n;
+
+	if (fd < 0)
+		return;
+	if (s) {
+		copy = malloc(sizeof(*copy));
+		if (!copy)
+			return;
+		*copy = *s;
+	}
+	pthread_mutex_lock(&mrcize.lock);
+	if (fd >= mrcize.nsocks && copy) {
+		n = fd < 64 ? 128 : fd * 2;
+		grown = realloc(mrcize.socks, (size_t)n * sizeof(*grown));
+		if (!grown) {
+			pthread_mutex_unlock(&mrcize.lock);
+			free(copy);
+			return;
+		}
+		memset(grown + mrcize.nsocks, 0, (size_t)(n - mrcize.nsocks) * sizeof(*grown));
+		mrcize.socks = grown;
+		mrcize.nsocks = n;
+	}
+	if (fd < mrcize.nsocks) {
+		free(mrcize.socks[fd]);
+		mrcize.socks[fd] = copy;
+	}
+	pthread_mutex_unlock(&mrcize.lock);
+}
+
+static void mrcize_opt_record(struct mrcize_sock *s, int level, int name, const void *val,
+			      socklen_t len)
+{
+	struct mrcize_opt *o = NULL;
+	int i;
+
+	if (!val || len > MRCIZE_OPT_MAX)
+		return;
+	for (i = 0; i < s->nopts && !o; i++)
+		if (s->opts[i].level == level && s->opts[i].name == name)
+			o = &s->opts[i];
+	if (!o) {
+		if (s->nopts == MRCIZE_MAX_OPTS)
+			return;
+		o = &s->opts[s->nopts++];
+	}
+	o->level = level;
+	o->name = name;
+	o->len = len;
+	memcpy(o->val, val, len);
+}
+
+static const struct mrcize_opt *mrcize_opt_find(const struct mrcize_sock *s, int level, int name)
+{
+	int i;
+
+	for (i = 0; i < s->nopts; i++)
+		if (s->opts[i].level == level && s->opts[i].name == name)
+			return &s->opts[i];
+	return NULL;
+}
+
+static const char *mrcize_fam(int domain)
+{
+	return domain == AF_INET6 ? "AF_INET6" : "AF_INET";
+}
+
+/*
+ * Make @fd a plain TCP socket again: a new one with the same status
+ * flags, options and bound address is dup3()ed over it, so the program
+ * keeps its descriptor. Return: 0 or -1 with errno.
+ */
+static int mrcize_to_tcp(int fd, const struct mrcize_sock *s, const char *why)
+{
+	int fl = fcntl(fd, F_GETFL), fdfl = fcntl(fd, F_GETFD), nfd, i, err;
+
+	nfd = get_socket()(s->domain, SOCK_STREAM, IPPROTO_TCP);
+	if (nfd < 0)
+		return -1;
+	for (i = 0; i < s->nopts; i++)
+		if (get_setsockopt()(nfd, s->opts[i].level, s->opts[i].name, s->opts[i].val,
+				     s->opts[i].len))
+			mrcize_log("fd %d: TCP refuses option %d/%d: %s", fd, s->opts[i].level,
+				   s->opts[i].name, strerror(errno));
+	if (s->bound && get_bind()(nfd, (const struct sockaddr *)&s->bound_addr, s->bound_len))
+		goto fail;
+	if (fl >= 0 && fcntl(nfd, F_SETFL, fl) < 0)
+		goto fail;
+	if (get_dup3()(nfd, fd, fdfl >= 0 && (fdfl & FD_CLOEXEC) ? O_CLOEXEC : 0) < 0)
+		goto fail;
+	get_close()(nfd);
+	mrcize_put(fd, NULL);
+	mrcize_log("fd %d: plain TCP (%s)", fd, why);
+	return 0;
+fail:
+	err = errno;
+	get_close()(nfd);
+	errno = err;
+	return -1;
+}
+
+int socket(int domain, int type, int protocol)
+{
+	int base = type & ~(SOCK_NONBLOCK | SOCK_CLOEXEC), fd;
+	struct mrcize_sock s = { .domain = domain };
+
+	mrcize_setup();
+	if ((domain == AF_INET || domain == AF_INET6) && base == SOCK_STREAM &&
+	    (protocol == 0 || protocol == IPPROTO_TCP) && mrcize.family > 0) {
+		fd = get_socket()(mrcize.family, type, 0);
+		if (fd >= 0) {
+			mrcize_put(fd, &s);
+			mrcize_log("fd %d: AF_MRC for a %s stream socket", fd, mrcize_fam(domain));
+			return fd;
+		}
+		mrcize_log("socket(AF_MRC) failed (%s): plain TCP", strerror(errno));
+	}
+	fd = get_socket()(domain, type, protocol);
+	mrcize_put(fd, NULL); /* a stale entry from a close we did not see */
+	return fd;
+}
+
+/* Should an address keep @fd off MRC? Returns why, or NULL. */
+static const char *mrcize_not_mrc(const struct sockaddr *sa, socklen_t len, bool bind)
+{
+	int port = mrcize_port(sa, len);
+
+	if (mrcize_is_loopback(sa, len))
+		return "loopback";
+	if (port < 0 || (bind && port == 0))
+		return NULL;
+	if (!mrcize_ports_match(&mrcize.ports, port))
+		return "port not in MRCIZE_PORTS";
+	return NULL;
+}
+
+int bind(int fd, const struct sockaddr *sa, socklen_t len)
+{
+	struct sockaddr_mrc m;
+	struct mrcize_sock s;
+	const char *why;
+	int err;
+
+	if (!mrcize_get(fd, &s))
+		return get_bind()(fd, sa, len);
+	err = mrcize_to_mrc(sa, len, s.domain, mrcize.family, &m);
+	if (err) {
+		errno = -err;
+		return -1;
+	}
+	why = mrcize_not_mrc(sa, len, true);
+	if (why)
+		goto tcp;
+	if (!get_bind()(fd, (const struct sockaddr *)&m, sizeof(m))) {
+		s.bound = true;
+		s.bound_len = len < sizeof(s.bound_addr) ? len : sizeof(s.bound_addr);
+		memcpy(&s.bound_addr, sa, s.bound_len);
+		mrcize_put(fd, &s);
+		mrcize_log("fd %d: bound on MRC port %d", fd, mrcize_port(sa, len));
+		return 0;
+	}
+	if (errno != EADDRNOTAVAIL)
+		return -1;
+	why = "not a plane address";
+tcp:
+	if (mrcize_to_tcp(fd, &s, why))
+		return -1;
+	return get_bind()(fd, sa, len);
+}
+
+static bool mrcize_refused(int err)
+{
+	return err == ECONNREFUSED || err == ETIMEDOUT || err == EHOSTUNREACH ||
+	       err == ENETUNREACH || err == ECONNRESET || err == EALREADY;
+}
+
+static long mrcize_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * --fallback: try MRC for at most timeout_ms whatever the blocking mode,
+ * then TCP. Return: 0 on an MRC connection, 1 to go TCP, -1 with errno.
+ */
+static int mrcize_connect_try(int fd, const struct sockaddr_mrc *m)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+	long deadline = mrcize_now_ms() + mrcize.timeout_ms, left;
+	int fl = fcntl(fd, F_GETFL), r, err;
+
+	if (fl >= 0 && !(fl & O_NONBLOCK))
+		fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	r = get_connect()(fd, (const struct sockaddr *)m, sizeof(*m));
+	if (r < 0 && errno == EINPROGRESS) {
+		while ((left = deadline - mrcize_now_ms()) > 0) {
+			if (poll(&pfd, 1, (int)left) > 0)
+				break;
+		}
+		/* A second connect() reports the outcome (EALREADY: still going). */
+		r = get_connect()(fd, (const struct sockaddr *)m, sizeof(*m));
+	}
+	err = errno;
+	if (fl >= 0 && !(fl & O_NONBLOCK))
+		fcntl(fd, F_SETFL, fl);
+	if (!r)
+		return 0;
+	if (mrcize_refused(err)) {
+		mrcize_log("fd %d: MRC connect failed: %s", fd,
+			   err == EALREADY ? "no answer in time" : strerror(err));
+		return 1;
+	}
+	errno = err;
+	return -1;
+}
+
+int connect(int fd, const struct sockaddr *sa, socklen_t len)
+{
+	struct sockaddr_mrc m;
+	struct mrcize_sock s;
+	const char *why;
+	int r, err;
+
+	if (!mrcize_get(fd, &s))
+		return get_connect()(fd, sa, len);
+	err = mrcize_to_mrc(sa, len, s.domain, mrcize.family, &m);
+	if (err) {
+		errno = -err;
+		return -1;
+	}
+	why = mrcize_not_mrc(sa, len, false);
+	if (why)
+		goto tcp;
+	if (mrcize.fallback) {
+		r = mrcize_connect_try(fd, &m);
+		if (r <= 0) {
+			if (!r)
+				mrcize_log("fd %d: connected over MRC to port %d", fd,
+					   mrcize_port(sa, len));
+			return r;
+		}
+		why = "fallback: the peer does not answer on MRC";
+		goto tcp;
+	}
+	r = get_connect()(fd, (const struct sockaddr *)&m, sizeof(m));
+	if (r < 0 && errno == ENETUNREACH) {
+		why = "no plane routes to the peer";
+		goto tcp;
+	}
+	if (!r || errno == EINPROGRESS)
+		mrcize_log("fd %d: connect%s over MRC to port %d", fd, r ? "ing" : "ed",
+			   mrcize_port(sa, len));
+	return r;
+tcp:
+	if (mrcize_to_tcp(fd, &s, why))
+		return -1;
+	return get_connect()(fd, sa, len);
+}
+
+static void mrcize_accepted(int lfd, const struct mrcize_sock *ls, int fd,
+			    const struct sockaddr_mrc *m, struct sockaddr *sa, socklen_t *len)
+{
+	struct mrcize_sock s = { .domain = ls->domain };
+	struct sockaddr_storage ss;
+	int i;
+
+	/* TCP's accepted sockets inherit the listener's TCP options. */
+	for (i = 0; i < ls->nopts; i++)
+		if (ls->opts[i].level != SOL_SOCKET)
+			s.opts[s.nopts++] = ls->opts[i];
+	mrcize_put(fd, &s);
+	mrcize_copy_out(&ss, mrcize_from_mrc(m, s.domain, &ss), sa, len);
+	mrcize_log("fd %d: accepted over MRC on fd %d", fd, lfd);
+}
+
+int accept4(int fd, struct sockaddr *sa, socklen_t *len, int flags)
+{
+	struct sockaddr_mrc m = { 0 };
+	socklen_t mlen = sizeof(m);
+	struct mrcize_sock ls;
+	int nfd;
+
+	if (!mrcize_get(fd, &ls)) {
+		nfd = get_accept4()(fd, sa, len, flags);
+		mrcize_put(nfd, NULL);
+		return nfd;
+	}
+	nfd = get_accept4()(fd, (struct sockaddr *)&m, &mlen, flags);
+	if (nfd >= 0)
+		mrcize_accepted(fd, &ls, nfd, &m, sa, len);
+	return nfd;
+}
+
+int accept(int fd, struct sockaddr *sa, socklen_t *len)
+{
+	return accept4(fd, sa, len, 0);
+}
+
+static int mrcize_name(int fd, struct sockaddr *sa, socklen_t *len, bool peer)
+{
+	int (*real)(int, struct sockaddr *, socklen_t *) = peer ? get_getpeername() :
+								   get_getsockname();
+	struct sockaddr_mrc m = { 0 };
+	socklen_t mlen = sizeof(m);
+	struct sockaddr_storage ss;
+	struct mrcize_sock s;
+
+	if (!mrcize_get(fd, &s))
+		return real(fd, sa, len);
+	if (!len) {
+		errno = EFAULT;
+		return -1;
+	}
+	if (real(fd, (struct sockaddr *)&m, &mlen))
+		return -1;
+	mrcize_copy_out(&ss, mrcize_from_mrc(&m, s.domain, &ss), sa, len);
+	return 0;
+}
+
+int getsockname(int fd, struct sockaddr *sa, socklen_t *len)
+{
+	return mrcize_name(fd, sa, len, false);
+}
+
+int getpeername(int fd, struct sockaddr *sa, socklen_t *len)
+{
+	return mrcize_name(fd, sa, len, true);
+}
+
+/* TCP- and IP-level options that mean nothing to MRC: accepted, kept. */
+static bool mrcize_ignored(int level, int name)
+{
+	switch (level) {
+	case IPPROTO_TCP:
+		switch (name) {
+		case TCP_NODELAY:
+		case TCP_MAXSEG:
+		case TCP_CORK:
+		case TCP_KEEPIDLE:
+		case TCP_KEEPINTVL:
+		case TCP_KEEPCNT:
+		case TCP_SYNCNT:
+		case TCP_LINGER2:
+		case TCP_DEFER_ACCEPT:
+		case TCP_WINDOW_CLAMP:
+		case TCP_QUICKACK:
+		case TCP_CONGESTION:
+		case TCP_FASTOPEN:
+		case TCP_FASTOPEN_CONNECT:
+		case TCP_NOTSENT_LOWAT:
+		case TCP_THIN_LINEAR_TIMEOUTS:
+			return true;
+		}
+		return false;
+	case IPPROTO_IP:
+		return name == IP_TOS || name == IP_TTL || name == IP_FREEBIND ||
+		       name == IP_BIND_ADDRESS_NO_PORT;
+	case IPPROTO_IPV6:
+		return name == IPV6_V6ONLY || name == IPV6_TCLASS || name == IPV6_UNICAST_HOPS ||
+		       name == IPV6_FREEBIND;
+	}
+	return false;
+}
+
+int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
+{
+	struct mrcize_sock s;
+	unsigned int ms;
+	int r;
+
+	if (!mrcize_get(fd, &s))
+		return get_setsockopt()(fd, level, name, val, len);
+	if (level == IPPROTO_TCP && name == TCP_USER_TIMEOUT) {
+		if (!val || len < sizeof(int)) {
+			errno = EINVAL;
+			return -1;
+		}
+		memcpy(&ms, val, sizeof(ms));
+		ms = ms ? ms : 30000; /* TCP's 0 is "the default" */
+		r = get_setsockopt()(fd, SOL_MRC, MRC_USER_TIMEOUT, &ms, sizeof(ms));
+	} else if (mrcize_ignored(level, name)) {
+		if (!val || (name != TCP_CONGESTION && len < sizeof(int))) {
+			errno = EINVAL;
+			return -1;
+		}
+		r = 0;
+		mrcize_log("fd %d: option %d/%d accepted and ignored", fd, level, name);
+	} else {
+		r = get_setsockopt()(fd, level, name, val, len);
+	}
+	if (!r && level != SOL_MRC) {
+		mrcize_opt_record(&s, level, name, val, len);
+		mrcize_put(fd, &s);
+	}
+	return r;
+}
+
+static int mrcize_give(void *val, socklen_t *len, const void *src, socklen_t n)
+{
+	if (!val || !len || (int)*len < 0) {
+		errno = !len ? EFAULT : EINVAL;
+		return -1;
+	}
+	if (*len < n)
+		n = *len;
+	memcpy(val, src, n);
+	*len = n;
+	return 0;
+}
+
+/* TCP_INFO from the connection's MRC counters, for programs like iperf3. */
+static int mrcize_tcp_info(int fd, void *val, socklen_t *len)
+{
+	struct mrc_conn_info ci = { 0 };
+	socklen_t clen = sizeof(ci);
+	struct tcp_info ti = { 0 };
+	socklen_t slen = sizeof(int);
+	int sol;
+
+	if (!get_getsockopt()(fd, SOL_MRC, MRC_CONN_INFO, &ci, &clen)) {
+		ti.tcpi_state = TCP_ESTABLISHED;
+		ti.tcpi_rto = ci.rto_us;
+		ti.tcpi_rtt = ci.srtt_us;
+		ti.tcpi_rttvar = ci.srtt_us / 4;
+		ti.tcpi_snd_mss = MRCIZE_MSS;
+		ti.tcpi_rcv_mss = MRCIZE_MSS;
+		ti.tcpi_snd_cwnd = ci.cwnd / MRCIZE_MSS;
+		ti.tcpi_total_retrans = (unsigned int)ci.retx_pkts;
+	} else {
+		ti.tcpi_state = TCP_CLOSE;
+		if (!get_getsockopt()(fd, SOL_SOCKET, SO_ACCEPTCONN, &sol, &slen) && sol)
+			ti.tcpi_state = TCP_LISTEN;
+	}
+	return mrcize_give(val, len, &ti, sizeof(ti));
+}
+
+int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
+{
+	const struct mrcize_opt *o;
+	struct mrcize_sock s;
+	int v = 0;
+	unsigned int ms;
+	socklen_t mlen = sizeof(ms);
+
+	if (!mrcize_get(fd, &s))
+		return get_getsockopt()(fd, level, name, val, len);
+	if (level == SOL_SOCKET && (name == SO_DOMAIN || name == SO_PROTOCOL)) {
+		v = name == SO_DOMAIN ? s.domain : IPPROTO_TCP;
+		return mrcize_give(val, len, &v, sizeof(v));
+	}
+	if (level == IPPROTO_TCP && name == TCP_INFO)
+		return mrcize_tcp_info(fd, val, len);
+	if (level == IPPROTO_TCP && name == TCP_USER_TIMEOUT) {
+		if (get_getsockopt()(fd, SOL_MRC, MRC_USER_TIMEOUT, &ms, &mlen))
+			return -1;
+		return mrcize_give(val, len, &ms, sizeof(ms));
+	}
+	if (level == IPPROTO_TCP && name == TCP_CONGESTION)
+		return mrcize_give(val, len, "mrc", 4);
+	if (!mrcize_ignored(level, name))
+		return get_getsockopt()(fd, level, name, val, len);
+	o = mrcize_opt_find(&s, level, name);
+	if (o)
+		return mrcize_give(val, len, o->val, o->len);
+	if (level == IPPROTO_TCP && name == TCP_MAXSEG)
+		v = MRCIZE_MSS;
+	return mrcize_give(val, len, &v, sizeof(v));
+}
+
+int close(int fd)
+{
+	mrcize_put(fd, NULL);
+	return get_close()(fd);
+}
+
+static int mrcize_dup_entry(int oldfd, int newfd)
+{
+	struct mrcize_sock s;
+
+	if (newfd >= 0 && newfd != oldfd)
+		mrcize_put(newfd, mrcize_get(oldfd, &s) ? &s : NULL);
+	return newfd;
+}
+
+int dup(int fd)
+{
+	return mrcize_dup_entry(fd, get_dup()(fd));
+}
+
+int dup2(int fd, int fd2)
+{
+	return mrcize_dup_entry(fd, get_dup2()(fd, fd2));
+}
+
+int dup3(int fd, int fd2, int flags)
+{
+	return mrcize_dup_entry(fd, get_dup3()(fd, fd2, flags));
+}
+
+static bool mrcize_unsupported(int err)
+{
+	return err == EINVAL || err == EOPNOTSUPP || err == ENOSYS;
+}
+
+ssize_t sendfile(int out, int in, off_t *off, size_t count)
+{
+	ssize_t r = get_sendfile()(out, in, off, count);
+
+	if (r < 0 && mrcize_unsupported(errno) && mrcize_get(out, NULL)) {
+		mrcize_log("fd %d: sendfile refused (%s): read+write", out, strerror(errno));
+		return mrcize_copy_file(out, in, off, count);
+	}
+	return r;
+}
+
+ssize_t sendfile64(int out, int in, off64_t *off, size_t count)
+{
+	ssize_t r = get_sendfile64()(out, in, off, count);
+
+	if (r < 0 && mrcize_unsupported(errno) && mrcize_get(out, NULL)) {
+		mrcize_log("fd %d: sendfile refused (%s): read+write", out, strerror(errno));
+		return mrcize_copy_file(out, in, (off_t *)off, count);
+	}
+	return r;
+}
+
+ssize_t splice(int in, loff_t *off_in, int out, loff_t *off_out, size_t len, unsigned int flags)
+{
+	ssize_t r = get_splice()(in, off_in, out, off_out, len, flags);
+
+	if (r < 0 && mrcize_unsupported(errno) && !off_in && !off_out &&
+	    (mrcize_get(in, NULL) || mrcize_get(out, NULL))) {
+		mrcize_log("splice %d -> %d refused (%s): read+write", in, out, strerror(errno));
+		return mrcize_copy_stream(out, in, len, flags & SPLICE_F_NONBLOCK);
+	}
+	return r;
+}
