@@ -14,6 +14,12 @@
 #                 in build/fuzz, each FUZZ_RUNS executions (at most
 #                 FUZZ_SECS seconds) from a copy of userspace/fuzz/corpus;
 #                 fails on any crash (inputs in build/fuzz/artifacts/)
+#   make install  the userspace (tools, mrcize, man pages, mrcd's unit,
+#                 bash completion) under PREFIX (default /usr/local),
+#                 DESTDIR-aware
+#   make install-dkms   mrc.ko's sources to /usr/src/mrc-VERSION and
+#                 `dkms install` for every kernel with headers (with
+#                 DESTDIR: the sources only, for a package)
 #   make deps     install every Debian package the above need
 #
 # The target kernel is Debian's packaged kernel, found from
@@ -25,12 +31,16 @@ KSRC        := $(BUILD)/linux-source
 KBUILD_TREE  = $(BUILD)/kbuild-$(KVER)
 JOBS        ?= $(shell nproc)
 CMAKE_TYPE  ?= RelWithDebInfo
+PREFIX      ?= /usr/local
+VERSION     := $(shell sed -n 's/.*MRC_MODULE_VERSION[[:space:]]*"\(.*\)"/\1/p' kernel/protocol.h)
+DKMS_SRC     = $(DESTDIR)/usr/src/mrc-$(VERSION)
 
 BPF_SRCS    := $(wildcard ebpf/*.bpf.c)
 SELFTEST_SRCS := $(wildcard selftests/*.c)
 
 .PHONY: all deps build module userspace ebpf selftests linux-source \
-	check bench stress soak demo fuzz checkpatch format clean
+	check bench stress soak demo fuzz checkpatch format clean \
+	install install-dkms uninstall-dkms
 
 all: deps
 	@$(MAKE) --no-print-directory build
@@ -105,6 +115,34 @@ fuzz: deps
 		-DCMAKE_CXX_COMPILER=clang++ >/dev/null
 	cmake --build $(BUILD)/fuzz -j $(JOBS)
 	userspace/fuzz/run.sh $(BUILD)/fuzz $(FUZZ_RUNS) $(FUZZ_SECS)
+
+# The prefix is set at configure time: mrcd.service names mrcd's path.
+install: userspace
+	cmake -S userspace -B $(BUILD)/userspace -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	cmake --build $(BUILD)/userspace -j $(JOBS)
+	cmake --install $(BUILD)/userspace
+
+# The module's sources as DKMS wants them (packaging/dkms/ holds the
+# entry points); then DKMS builds and installs for each kernel with
+# headers, unless DESTDIR says this is a package being staged.
+install-dkms:
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)/scripts
+	cp packaging/dkms/dkms.conf packaging/dkms/Kbuild $(DKMS_SRC)/
+	cp packaging/dkms/dkms-build.sh $(DKMS_SRC)/scripts/
+	cp --parents $$(git ls-files 'kernel/*.[ch]' kernel/Kbuild 'include/*.h' 2>/dev/null || \
+		find kernel include \( -name '*.[ch]' ! -name '*.mod.c' \) -o -name Kbuild) $(DKMS_SRC)/
+	@if [ -z "$(DESTDIR)" ]; then \
+		dkms status -m mrc -v $(VERSION) | grep -q . || dkms add -m mrc -v $(VERSION) || exit 1; \
+		for build in /lib/modules/*/build; do \
+			[ -e "$$build/Makefile" ] || continue; \
+			dkms install -m mrc -v $(VERSION) -k $$(basename $$(dirname $$build)) || exit 1; \
+		done; \
+	fi
+
+uninstall-dkms:
+	-dkms remove -m mrc -v $(VERSION) --all
+	rm -rf $(DKMS_SRC)
 
 # CONST_STRUCT: the proto_ops tables get .family from a module parameter
 # at init, so they are __ro_after_init rather than const. trace.h follows

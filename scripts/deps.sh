@@ -14,6 +14,7 @@ nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev googletest
 libtomlplusplus-dev libcpp-httplib-dev
 iproute2 iperf3 iputils-ping procps python3 jq util-linux curl redis-server
 gnuplot-nox rdma-core ibverbs-providers ibverbs-utils perftest
+dkms man-db groff-base
 "
 
 missing=""
