@@ -100,24 +100,35 @@ static void mrc_ack_reorder_decay(struct mrc_core *core, u64 now)
 	    now - core->reo_step_us > 16ull * core->srtt_us) {
 		core->reo_steps--;
 		core->reo_step_us = now;
+		core->rack_scan_ok = false;	/* every wait just shrank */
 	}
 }
 
 /*
  * tx_list is in transmission order: once a segment was sent too recently
  * for the shortest wait of any, so was every one after it, and the scan
- * stops there (else every SACK would walk the whole window); the timer
- * then comes back no later than that segment could be due.
+ * stops there; the timer then comes back no later than that segment
+ * could be due. Segments with longer waits (a slower EV or plane) that
+ * the scan passed over stay passed over until the earliest of their due
+ * times: until then a scan resumes where the last one stopped, so each
+ * SACK costs the segments it newly reaches, not the whole window (the
+ * fuzzer found windows where the full walk dominated). An RTT sample that
+ * shortens a passed-over segment's wait takes effect at that time.
  */
 void mrc_ack_detect_losses(struct mrc_core *core)
 {
 	struct mrc_seg *seg = core->tx_list.head, *next;
 	u64 now = mrc_now(core), due, first = 0, min_wait;
 
-	core->rack_due_us = 0;
-	if (!core->rack_valid)
+	if (!core->rack_valid) {
+		core->rack_due_us = 0;
 		return;
+	}
 	mrc_ack_reorder_decay(core, now);
+	if (core->rack_scan_ok && core->rack_due_us && now < core->rack_due_us) {
+		seg = core->rack_resume;
+		first = core->rack_due_us;
+	}
 	min_wait = mrc_ack_min_reorder_wait(core);
 	while (seg && (s32)(core->rack_hi - seg->tx_seq) >=
 		      MRC_CORE_REORDER_PKTS) {
@@ -136,6 +147,8 @@ void mrc_ack_detect_losses(struct mrc_core *core)
 		seg = next;
 	}
 	core->rack_due_us = first;
+	core->rack_resume = seg;
+	core->rack_scan_ok = true;
 }
 
 /* PSN @psn was sent (before snd_nxt)? */

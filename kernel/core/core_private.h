@@ -247,6 +247,14 @@ struct mrc_core {
 	u32			rack_hi;	/* highest tx_seq acked */
 	bool			rack_valid;
 	u64			rack_due_us;	/* reorder timer, 0: off */
+	/*
+	 * RACK's scan resumes (ack.c): when rack_scan_ok, every segment of
+	 * tx_list before rack_resume (NULL: all of it) was examined by an
+	 * earlier scan and none is due before rack_due_us. send.c keeps
+	 * rack_resume on tx_list as segments come and go.
+	 */
+	struct mrc_seg		*rack_resume;
+	bool			rack_scan_ok;
 	u32			reo_steps;	/* reordering window widenings */
 	u32			rtt_floor_us;	/* lowest RTT sample of any EV */
 	u64			reo_step_us;	/* when reo_steps last changed */
@@ -336,6 +344,7 @@ void mrc_send_on_timer(struct mrc_core *core, u64 now);
 void mrc_send_maybe_fin(struct mrc_core *core);
 struct mrc_seg *mrc_send_seg(const struct mrc_core *core, u32 psn);
 void mrc_list_del(struct mrc_seg_list *l, struct mrc_seg *seg);
+void mrc_send_tx_del(struct mrc_core *core, struct mrc_seg *seg);
 void mrc_send_writable(struct mrc_core *core);
 size_t mrc_send_mem_bytes(const struct mrc_core *core);
 

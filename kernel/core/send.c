@@ -156,6 +156,14 @@ void mrc_list_del(struct mrc_seg_list *l, struct mrc_seg *seg)
 	l->count--;
 }
 
+/* Take @seg off tx_list, keeping RACK's resume point on the list. */
+void mrc_send_tx_del(struct mrc_core *core, struct mrc_seg *seg)
+{
+	if (core->rack_resume == seg)
+		core->rack_resume = seg->next;
+	mrc_list_del(&core->tx_list, seg);
+}
+
 /* PSNs from snd_una to snd_end: the live span of the ring. */
 static u32 mrc_send_used(const struct mrc_core *core)
 {
@@ -510,6 +518,9 @@ static int mrc_send_xmit(struct mrc_core *core, struct mrc_seg *seg)
 		core->snd_nxt = mrc_psn_add(core, core->snd_nxt, 1);
 	seg->state = MRC_SEG_INFLIGHT;
 	mrc_list_add(&core->tx_list, seg);
+	/* A RACK scan that reached the end resumes at what comes next. */
+	if (core->rack_scan_ok && !core->rack_resume)
+		core->rack_resume = seg;
 	seg->tx_seq = core->tx_seq++;
 	seg->sent_us = now;
 	seg->ev_idx = (u16)idx;
@@ -581,7 +592,7 @@ void mrc_send_mark_lost(struct mrc_core *core, struct mrc_seg *seg, u32 why)
 
 	if (seg->state != MRC_SEG_INFLIGHT)
 		return;
-	mrc_list_del(&core->tx_list, seg);
+	mrc_send_tx_del(core, seg);
 	seg->state = MRC_SEG_LOST;
 	mrc_lost_add(core, seg);
 	mrc_core_trace(core, MRC_TRACE_LOSS, seg->psn, seg->plane, ev->value,
@@ -600,7 +611,7 @@ void mrc_send_ack_seg(struct mrc_core *core, struct mrc_seg *seg)
 	struct mrc_ev *ev = &core->evs[seg->ev_idx];
 
 	if (seg->state == MRC_SEG_INFLIGHT)
-		mrc_list_del(&core->tx_list, seg);
+		mrc_send_tx_del(core, seg);
 	else if (seg->state == MRC_SEG_LOST)
 		mrc_lost_del(core, seg);
 	if (!core->rack_valid ||
