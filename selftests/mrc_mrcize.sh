@@ -1,0 +1,262 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# mrcize in the guest: stock Debian programs, unmodified, with their TCP
+# sockets carried by AF_MRC over 4 planes; a plane killed mid-run; the
+# fallback to plain TCP for a peer port that MRC does not serve. TAP.
+#
+#   ns a (clients)                           ns b (servers)
+#   pl0 10.100.0.1 ------------------------- pl0 10.100.0.2
+#   pl1 10.101.0.1 ------------------------- pl1 10.101.0.2
+#   pl2 10.102.0.1 ------------------------- pl2 10.102.0.2
+#   pl3 10.103.0.1 ------------------------- pl3 10.103.0.2
+#
+# Proof that traffic went over MRC and not TCP: /proc/net/mrc_stat's
+# ConnOpen/ConnAccept and the planes' PlaneTxBytes grow by the transfer,
+# and `ss` finds no TCP socket (not even TIME-WAIT) on the port.
+set -u
+src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=selftests/lib/guest.sh
+. "$src/selftests/lib/guest.sh"
+
+MRCIZE=$us/mrcize/mrcize
+PLANES=4
+PEER=10.100.0.2
+work=$(mktemp -d)
+pids=()
+
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do kill "$p" 2> /dev/null; done
+	topo_cleanup
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+grep -qw mrc /proc/modules || insmod "$src/kernel/mrc.ko" || exit 1
+
+planes_up() {
+	local h p
+	for h in a b; do
+		for ((p = 0; p < PLANES; p++)); do
+			topo_exec "$h" "$MRCCTL" plane add dev "pl$p" id "$p" ||
+				return 1
+		done
+	done
+}
+
+# $1: host, $2: counter name in /proc/net/mrc_stat
+# shellcheck disable=SC2016 # awk's own variables
+mrc_stat() { topo_exec "$1" awk -v n="$2" '$1 == n { print $2 }' /proc/net/mrc_stat; }
+# $1: host: bytes its planes sent
+plane_tx_bytes() {
+	topo_exec "$1" "$MRCCTL" -j stats show |
+		jq '[.planes[] | .stats.PlaneTxBytes // 0] | add // 0'
+}
+# $1: port: TCP sockets of any state on it, both hosts
+tcp_on_port() {
+	local h
+	for h in a b; do
+		topo_exec "$h" ss -Htan "( sport = :$1 or dport = :$1 )"
+	done
+}
+
+# $1: file, $2: pattern: wait up to 20 s for the pattern to appear
+wait_for() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		grep -q "$2" "$1" 2> /dev/null && return 0
+		sleep 0.2
+	done
+	echo "# no \"$2\" in $1: $(tail -5 "$1" 2> /dev/null | tr '\n' ' ')"
+	return 1
+}
+
+dump() {
+	echo "# ---- $1"
+	sed 's/^/# /' "${@:2}" 2> /dev/null | head -40
+}
+
+# ---- iperf3: $1 name, $2 port, $3 seconds, $4 extra client options,
+# $5.. a fault run in the background one second into the transfer.
+# Sets LAST_JSON for the caller.
+iperf_run() {
+	local name=$1 port=$2 secs=$3 opts=$4 spid cpid fpid="" crc src=0
+	local open0 acc0 tx0 open1 acc1 tx1 bytes sent bufs tcp ok=1 sender=a
+	shift 4
+	[[ " $opts " != *" -R "* ]] || sender=b
+	LAST_JSON=$work/iperf-$port.json
+	open0=$(mrc_stat a ConnOpen) acc0=$(mrc_stat b ConnAccept) tx0=$(plane_tx_bytes $sender)
+	ip netns exec "$(topo_ns b)" "$MRCIZE" run --debug iperf3 -s -1 -p "$port" -J \
+		> "$work/server-$port.json" 2> "$work/server-$port.log" &
+	spid=$!
+	pids+=("$spid")
+	wait_for "$work/server-$port.log" "bound on MRC port $port" || ok=0
+	# shellcheck disable=SC2086 # $opts is a list of options
+	ip netns exec "$(topo_ns a)" "$MRCIZE" run --debug iperf3 -c "$PEER" -p "$port" \
+		-t "$secs" -J $opts > "$LAST_JSON" 2> "$work/client-$port.log" &
+	cpid=$!
+	if [ $# -gt 0 ]; then
+		( sleep 1; "$@" ) &
+		fpid=$!
+	fi
+	wait "$cpid"
+	crc=$?
+	[ -z "$fpid" ] || wait "$fpid"
+	[ "$crc" -eq 0 ] || { sleep 2; kill "$spid" 2> /dev/null; }
+	wait "$spid" || src=$?
+	open1=$(mrc_stat a ConnOpen) acc1=$(mrc_stat b ConnAccept) tx1=$(plane_tx_bytes $sender)
+	bytes=$(jq '.end.sum_received.bytes // 0 | floor' "$LAST_JSON" 2> /dev/null)
+	sent=$(jq '.end.sum_sent.bytes // 0 | floor' "$LAST_JSON" 2> /dev/null)
+	# What the sender wrote but the receiver had not read when the test
+	# stopped sits in the two socket buffers, as with TCP.
+	bufs=$(jq '.start.sndbuf_actual + .start.rcvbuf_actual' "$LAST_JSON" 2> /dev/null)
+	tcp=$(tcp_on_port "$port")
+	echo "# $name: client rc=$crc server rc=$src, received ${bytes:-?} of ${sent:-?} bytes; ConnOpen +$((open1 - open0)), ConnAccept +$((acc1 - acc0)), host $sender planes sent $((tx1 - tx0)) bytes"
+	[ "$crc" -eq 0 ] && [ "$src" -eq 0 ] || ok=0
+	jq -e '.error == null' "$LAST_JSON" "$work/server-$port.json" > /dev/null || ok=0
+	[ "${bytes:-0}" -gt 0 ] && [ "$((sent - bytes))" -le "${bufs:-0}" ] || ok=0
+	# Control and data connections, both over MRC, and every byte on the planes.
+	[ $((open1 - open0)) -ge 2 ] && [ $((acc1 - acc0)) -ge 2 ] || ok=0
+	[ $((tx1 - tx0)) -ge "${bytes:-1}" ] || ok=0
+	[ -z "$tcp" ] || { echo "# TCP on port $port: $tcp"; ok=0; }
+	if [ "$ok" = 1 ]; then
+		mrc_lib_ok "$name: $(jq -r '"\(.end.sum_received.bytes) bytes, \(.end.sum_received.bits_per_second / 1e6 | floor) Mbit/s"' "$LAST_JSON")"
+	else
+		mrc_lib_fail "$name" "see the logs below"
+		dump "client json" "$LAST_JSON"
+		dump "client log" "$work/client-$port.log"
+		dump "server log" "$work/server-$port.log"
+		topo_exec a "$MRCCTL" -j conn show | sed 's/^/# /' | head -20
+		return 1
+	fi
+}
+
+# Every one-second interval of $1 (iperf3 -J) moved data: no stall to zero
+# when a plane died.
+no_stalled_interval() {
+	local zero
+	zero=$(jq '[.intervals[] | select(.sum.bytes == 0)] | length' "$1")
+	echo "# intervals: $(jq -c '[.intervals[].sum.bits_per_second / 1e6 | floor]' "$1") Mbit/s"
+	[ "$zero" = 0 ]
+}
+
+kill_plane1() { topo_link 1 down; }
+
+echo "TAP version 13"
+mrc_lib_check "topology: two hosts, $PLANES planes" topo_two_hosts "$PLANES"
+mrc_lib_check "planes configured on both hosts" planes_up
+
+iperf_run "iperf3 under mrcize, 4 planes" 5201 5 ""
+iperf_run "iperf3 under mrcize, plane 1 down mid-run" 5202 8 "" kill_plane1 &&
+	mrc_lib_check "iperf3: no interval stalled when plane 1 died" \
+		no_stalled_interval "$LAST_JSON"
+topo_link 1 up
+iperf_run "iperf3 -Z (sendfile) under mrcize" 5203 3 "-Z"
+iperf_run "iperf3 -R (server sends) under mrcize" 5204 3 "-R"
+
+# ---- what a TCP program relies on: names, options, non-blocking connect,
+# shutdown (selftests/mrc_mrcize_probe.py, python3 under mrcize)
+probe() {
+	local spid rc=0 py=$src/selftests/mrc_mrcize_probe.py
+	ip netns exec "$(topo_ns b)" "$MRCIZE" run python3 "$py" server 7001 \
+		> "$work/probe-server.out" 2>&1 &
+	spid=$!
+	pids+=("$spid")
+	wait_for "$work/probe-server.out" listening || return 1
+	topo_exec a "$MRCIZE" run python3 "$py" client "$PEER" 7001 \
+		> "$work/probe-client.out" 2>&1 || rc=1
+	wait "$spid" || rc=1
+	grep -hv '^listening$' "$work/probe-server.out" "$work/probe-client.out" | sed 's/^/# /'
+	[ "$rc" = 0 ] && [ -z "$(tcp_on_port 7001)" ]
+}
+mrc_lib_check "socket semantics under mrcize (python3 probe)" probe
+
+# ---- redis: server on host b, redis-benchmark and redis-cli on host a
+# $1: port, $2..: how to start it (mrcize run or nothing): redis-server on
+# host b, its pid in REDIS_PID. ip netns exec and mrcize exec, so the pid
+# is redis-server's own.
+redis_start() {
+	local port=$1
+	shift
+	ip netns exec "$(topo_ns b)" "$@" redis-server --port "$port" --bind 0.0.0.0 \
+		--protected-mode no --save "" --appendonly no --dir "$work" \
+		--daemonize no > "$work/redis-$port.log" 2>&1 &
+	REDIS_PID=$!
+	pids+=("$REDIS_PID")
+	wait_for "$work/redis-$port.log" "Ready to accept connections"
+}
+
+redis_stop() { kill "$REDIS_PID" 2> /dev/null; wait "$REDIS_PID" 2> /dev/null; }
+
+# For the record: the same benchmark over plain TCP.
+redis_tcp_baseline() {
+	local port=6380
+	redis_start "$port" || return 1
+	echo "# plain TCP: $(topo_exec a redis-benchmark -h "$PEER" -p "$port" -q -n 20000 -t set,get 2>&1 |
+		tr '\r' '\n' | grep 'requests per second' | tr '\n' ' ')"
+	redis_stop
+}
+
+redis() {
+	local port=6379 bench open0 open1 tcp
+	redis_start "$port" "$MRCIZE" run --debug || return 1
+	open0=$(mrc_stat a ConnOpen)
+	bench=$(topo_exec a "$MRCIZE" run redis-benchmark -h "$PEER" -p "$port" \
+		-q -n 20000 -t set,get 2> "$work/bench.err" | tr '\r' '\n' |
+		grep 'requests per second')
+	open1=$(mrc_stat a ConnOpen)
+	echo "# $(echo "$bench" | tr '\n' ' ') (ConnOpen +$((open1 - open0)))"
+	# shellcheck disable=SC2015 # the block after || is the failure report
+	grep -q '^SET: .* requests per second' <<< "$bench" &&
+		grep -q '^GET: .* requests per second' <<< "$bench" || {
+		dump "redis-benchmark stderr" "$work/bench.err"
+		dump "redis log" "$work/redis-$port.log"
+		return 1
+	}
+	! grep -qi error "$work/bench.err" || { dump "redis-benchmark stderr" "$work/bench.err"; return 1; }
+	[ $((open1 - open0)) -ge 50 ] || return 1
+	[ "$(topo_exec a "$MRCIZE" run redis-cli -h "$PEER" -p "$port" SET mrcize-key "hello over mrc")" = OK ] ||
+		return 1
+	[ "$(topo_exec a "$MRCIZE" run redis-cli -h "$PEER" -p "$port" GET mrcize-key)" = "hello over mrc" ] ||
+		return 1
+	redis_stop
+	tcp=$(tcp_on_port "$port")
+	[ -z "$tcp" ] || { echo "# TCP on port $port: $tcp"; return 1; }
+}
+mrc_lib_check "redis-server, redis-benchmark and redis-cli under mrcize" redis
+redis_tcp_baseline
+
+# ---- fallback: plain TCP iperf3 server (no mrcize) on host b
+fallback() {
+	local port=5301 spid rc tcp
+	ip netns exec "$(topo_ns b)" iperf3 -s -1 -p "$port" -J > "$work/plain.json" 2>&1 &
+	spid=$!
+	pids+=("$spid")
+	sleep 1
+	# Without --fallback an MRC client is refused: nobody serves the port on MRC.
+	if topo_exec a "$MRCIZE" run iperf3 -c "$PEER" -p "$port" -t 1 > "$work/nofb.out" 2>&1; then
+		echo "# without --fallback the client got through:"; dump out "$work/nofb.out"
+		return 1
+	fi
+	topo_exec a "$MRCIZE" run --fallback --debug iperf3 -c "$PEER" -p "$port" -t 2 -J \
+		> "$work/fb.json" 2> "$work/fb.log"
+	rc=$?
+	wait "$spid"
+	tcp=$(tcp_on_port "$port")
+	echo "# fallback client rc=$rc, $(jq -r '"\(.end.sum_received.bytes) bytes, \(.end.sum_received.bits_per_second / 1e6 | floor) Mbit/s"' "$work/fb.json"); TCP sockets on $port: $(echo "$tcp" | wc -l)"
+	# shellcheck disable=SC2015 # the block after || is the failure report
+	[ "$rc" -eq 0 ] && jq -e '.error == null and .end.sum_received.bytes > 0' "$work/fb.json" > /dev/null &&
+		grep -q "plain TCP (fallback" "$work/fb.log" && [ -n "$tcp" ] || {
+		dump "fallback log" "$work/fb.log"
+		dump "fallback json" "$work/fb.json"
+		return 1
+	}
+}
+mrc_lib_check "mrcize run --fallback: a TCP-only peer is reached over TCP" fallback
+
+# ---- the usual end
+for p in "${pids[@]}"; do kill "$p" 2> /dev/null; done
+wait 2> /dev/null
+pids=()
+topo_cleanup
+mrc_lib_check "module unused again after the mrcize tests" mrc_dp_module_unused
