@@ -155,6 +155,15 @@ void mrc_conn_kill(struct mrc_conn *conn)
 	mrc_conn_put(conn);	/* the table's reference */
 }
 
+/* Process context: @conn's user timeout from now on (setsockopt). */
+void mrc_conn_set_user_timeout(struct mrc_conn *conn, u32 ms)
+{
+	spin_lock_bh(&conn->lock);
+	if (conn->core)
+		mrc_core_set_user_timeout(conn->core, ms);
+	spin_unlock_bh(&conn->lock);
+}
+
 /* Any context: kill @conn from process context after @delay jiffies. */
 void mrc_conn_schedule_kill(struct mrc_conn *conn, unsigned long delay)
 {

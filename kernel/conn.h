@@ -69,6 +69,7 @@ struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
 void mrc_conn_put(struct mrc_conn *conn);
 struct mrc_conn *mrc_conn_lookup(struct mrc_net *mn, u32 id);
 void mrc_conn_kill(struct mrc_conn *conn);
+void mrc_conn_set_user_timeout(struct mrc_conn *conn, u32 ms);
 void mrc_conn_schedule_kill(struct mrc_conn *conn, unsigned long delay);
 
 /*

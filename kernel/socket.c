@@ -245,6 +245,17 @@ static int mrc_setsockopt(struct socket *sock, int level, int optname,
 		return -EFAULT;
 
 	lock_sock(sk);
+	/*
+	 * Profiles and the EV count shape a connection when it is made: a
+	 * connected socket refuses them and keeps what it had. The user
+	 * timeout also applies to the live connection, like TCP's.
+	 */
+	if (msk->conn && (optname == MRC_EV_PROFILE ||
+			  optname == MRC_CC_PROFILE ||
+			  optname == MRC_EV_COUNT)) {
+		err = -EISCONN;
+		goto out;
+	}
 	switch (optname) {
 	case MRC_EV_PROFILE:
 		msk->ev_profile = val;
@@ -253,10 +264,13 @@ static int mrc_setsockopt(struct socket *sock, int level, int optname,
 		msk->cc_profile = val;
 		break;
 	case MRC_USER_TIMEOUT:
-		if (!val)
+		if (!val) {
 			err = -EINVAL;
-		else
-			msk->user_timeout_ms = val;
+			break;
+		}
+		msk->user_timeout_ms = val;
+		if (msk->conn)
+			mrc_conn_set_user_timeout(msk->conn, val);
 		break;
 	case MRC_EV_COUNT:
 		if (!val || val > MRC_CORE_MAX_EVS)
@@ -271,9 +285,7 @@ static int mrc_setsockopt(struct socket *sock, int level, int optname,
 	default:
 		err = -ENOPROTOOPT;
 	}
-	/* Profiles and timeouts shape the next connection, not this one. */
-	if (!err && msk->conn && optname != MRC_USER_TIMEOUT)
-		err = -EISCONN;
+out:
 	release_sock(sk);
 	return err;
 }

@@ -12,6 +12,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <unistd.h>
 #include <arpa/inet.h>
@@ -147,6 +150,28 @@ static int serve_idle(int fd)
 	char b;
 
 	return recv(fd, &b, 1, 0) < 0;
+}
+
+/* Read until the connection ends, however it ends. */
+static int serve_until_gone(int fd)
+{
+	char buf[256];
+
+	while (recv(fd, buf, sizeof(buf), 0) > 0)
+		;
+	return 0;
+}
+
+/* netem loss 100% (or none) on every plane of the peer: it goes silent. */
+static int peer_silent(bool silent)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd),
+		 "for d in /sys/class/net/pl*; do tc -n %s qdisc %s dev ${d##*/} root %s || exit 1; done",
+		 getenv("MRC_PEER_NS") ?: "mrc-b", silent ? "replace" : "del",
+		 silent ? "netem loss 100%" : "");
+	return system(cmd);
 }
 
 FIXTURE(sockapi) {
@@ -330,6 +355,56 @@ TEST_F(sockapi, rcvtimeo_and_epoll)
 	ASSERT_EQ(1, epoll_wait(ep, &ev, 1, 10000));
 	EXPECT_TRUE(!!(ev.events & EPOLLIN));
 	close(ep);
+	close(fd);
+	EXPECT_EQ(0, server_status(pid));
+}
+
+/*
+ * Profiles and the EV count shape a connection when it is made: a
+ * connected socket refuses them and keeps its values. The user timeout
+ * applies to the live connection, as TCP_USER_TIMEOUT does.
+ */
+TEST_F(sockapi, options_of_a_connected_socket)
+{
+	const int opts[] = { MRC_EV_PROFILE, MRC_CC_PROFILE, MRC_EV_COUNT };
+	__u32 before, after, val, timeout = 1500;
+	socklen_t len = sizeof(before);
+	struct timeval t0, t1;
+	long elapsed_ms;
+	char b = 1;
+	int fd, i;
+	pid_t pid;
+
+	pid = start_server(self->family, SOCK_STREAM, PORT + 5, 1,
+			   serve_until_gone);
+	ASSERT_GT(pid, 0);
+	fd = connect_to(self->family, SOCK_STREAM, PORT + 5);
+	ASSERT_LE(0, fd);
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, getsockopt(fd, SOL_MRC, opts[i], &before, &len));
+		val = before + 1;
+		EXPECT_EQ(-1, setsockopt(fd, SOL_MRC, opts[i], &val, sizeof(val)));
+		EXPECT_EQ(EISCONN, errno);
+		ASSERT_EQ(0, getsockopt(fd, SOL_MRC, opts[i], &after, &len));
+		EXPECT_EQ(before, after) TH_LOG("option %d changed", opts[i]);
+	}
+
+	ASSERT_EQ(0, setsockopt(fd, SOL_MRC, MRC_USER_TIMEOUT, &timeout,
+				sizeof(timeout)));
+	ASSERT_EQ(0, peer_silent(true));
+	gettimeofday(&t0, NULL);
+	EXPECT_EQ(1, send(fd, &b, 1, 0));
+	EXPECT_EQ(-1, recv(fd, &b, 1, 0));
+	EXPECT_EQ(ETIMEDOUT, errno);
+	gettimeofday(&t1, NULL);
+	EXPECT_EQ(0, peer_silent(false));
+	elapsed_ms = (t1.tv_sec - t0.tv_sec) * 1000 +
+		     (t1.tv_usec - t0.tv_usec) / 1000;
+	TH_LOG("ETIMEDOUT after %ld ms with a %u ms user timeout", elapsed_ms,
+	       timeout);
+	/* Generous for a slow guest, far below the 30 s default. */
+	EXPECT_GE(elapsed_ms, 1000);
+	EXPECT_LE(elapsed_ms, 15000);
 	close(fd);
 	EXPECT_EQ(0, server_status(pid));
 }

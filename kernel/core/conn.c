@@ -203,6 +203,11 @@ static u32 mrc_cfg_or(u32 v, u32 def)
 	return v ? v : def;
 }
 
+static u64 mrc_conn_user_timeout_us(u32 ms)
+{
+	return (u64)mrc_cfg_or(ms, MRC_CORE_DEF_USER_TIMEOUT_MS) * 1000;
+}
+
 static int mrc_conn_cfg(struct mrc_core *core, const struct mrc_core_cfg *cfg)
 {
 	u32 i, id;
@@ -221,9 +226,7 @@ static int mrc_conn_cfg(struct mrc_core *core, const struct mrc_core_cfg *cfg)
 	core->mss = core->cfg_mss;
 	core->sndbuf = mrc_cfg_or(cfg->sndbuf, MRC_CORE_DEF_BUF);
 	core->rcvbuf = mrc_cfg_or(cfg->rcvbuf, MRC_CORE_DEF_BUF);
-	core->user_timeout_us = (u64)mrc_cfg_or(cfg->user_timeout_ms,
-					       MRC_CORE_DEF_USER_TIMEOUT_MS) *
-				1000;
+	core->user_timeout_us = mrc_conn_user_timeout_us(cfg->user_timeout_ms);
 	core->rto_min_us = mrc_cfg_or(cfg->rto_min_us, MRC_CORE_DEF_RTO_MIN_US);
 	core->rto_max_us = mrc_cfg_or(cfg->rto_max_us, MRC_CORE_DEF_RTO_MAX_US);
 	if (core->rto_max_us < core->rto_min_us)
@@ -636,6 +639,12 @@ void mrc_core_abort(struct mrc_core *core, int err)
 	if (core->state == MRC_CORE_ABORTED)
 		return;
 	mrc_conn_fail(core, err, core->state != MRC_CORE_SYN_SENT);
+}
+
+void mrc_core_set_user_timeout(struct mrc_core *core, u32 ms)
+{
+	core->user_timeout_us = mrc_conn_user_timeout_us(ms);
+	mrc_conn_rearm(core);	/* a shorter timeout may be due sooner */
 }
 
 void mrc_core_plane_update(struct mrc_core *core, u32 plane, bool up)

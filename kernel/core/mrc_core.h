@@ -317,6 +317,9 @@ void mrc_core_close(struct mrc_core *core);
 /* Abortive: RST now, state ABORTED, MRC_NOTE_ERROR with @err if non-zero. */
 void mrc_core_abort(struct mrc_core *core, int err);
 
+/* The user timeout of a live connection (0: the default), from now on. */
+void mrc_core_set_user_timeout(struct mrc_core *core, u32 ms);
+
 /* Our plane @plane can (not) send; in-flight data on it is resent at once. */
 void mrc_core_plane_update(struct mrc_core *core, u32 plane, bool up);
 
