@@ -26,7 +26,7 @@ expect() {
 	fi
 }
 
-expect "info plane ev-profile cc-profile conn path stats monitor help" ""
+expect "info plane ev-profile cc-profile conn path stats monitor telemetry help" ""
 expect "plane path" p
 expect "-pretty" -j -p
 expect "add del set show help" plane ""
@@ -39,6 +39,10 @@ expect "good assumed-bad denied" path set conn 1 ev 3 state ""
 expect "$(cd /sys/class/net && echo l*)" plane add dev l
 expect "" plane add id ""
 expect "plane" stats show pl
+expect "show rtt link help" telemetry ""
+expect "conn plane" telemetry show ""
+expect "plane" telemetry rtt ""
+expect "conn plane" telemetry conn 5 ""
 expect "" info now ""
 expect "" nosuchobject ""
 

@@ -40,7 +40,8 @@ _mrcctl_values()
 	cc-profile:fi-scale | cc-profile:gamma | cc-profile:max-md-jump | \
 	cc-profile:qa-gate | cc-profile:qa-threshold | \
 	cc-profile:adjust-bytes | cc-profile:adjust-period | \
-	conn:id | path:conn | path:ev | stats:plane)
+	conn:id | path:conn | path:ev | stats:plane | telemetry:conn | \
+	telemetry:plane)
 		echo "" ;;  # a number or address: nothing to offer
 	*) return 1 ;;
 	esac
@@ -65,6 +66,8 @@ _mrcctl_keywords()
 	path:set) echo "conn ev state" ;;
 	path:probe) echo "conn ev" ;;
 	stats:show) echo "plane" ;;
+	telemetry:show) echo "conn plane" ;;
+	telemetry:rtt) echo "plane" ;;
 	esac
 }
 
@@ -80,7 +83,7 @@ _mrcctl()
 		prev=${COMP_WORDS[COMP_CWORD - 1]}
 	fi
 
-	local objects="info plane ev-profile cc-profile conn path stats monitor help"
+	local objects="info plane ev-profile cc-profile conn path stats monitor telemetry help"
 	local options="-json -pretty -stats -Version -help"
 	local i object="" command="" object_at=0
 	for ((i = 1; i < cword; i++)); do
@@ -108,6 +111,7 @@ _mrcctl()
 	conn) commands="show help" ;;
 	path) commands="show set probe help" ;;
 	stats) commands="show plane help" ;;
+	telemetry) commands="show rtt link help" ;;
 	info | monitor) commands="help" ;;
 	*) return ;;
 	esac
@@ -117,7 +121,8 @@ _mrcctl()
 		return
 	fi
 	command="${words[object_at + 1]}"
-	if [ "$object" = stats ]; then
+	if [ "$object" = stats ] ||
+	   { [ "$object" = telemetry ] && [[ "$command" != @(show|rtt|link|help) ]]; }; then
 		[ "$command" = help ] && return
 		command=show
 	fi
