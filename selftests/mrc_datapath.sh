@@ -154,6 +154,7 @@ ev_spread_and_dead_plane() {
 	dead1=$(plane_tx "$id" ==) live1=$(plane_tx "$id" !=)
 	echo "# 2 s with plane 1 down: its EVs sent $((dead1 - dead0)), the others $((live1 - live0))"
 	[ "$dead1" = "$dead0" ] && [ "$live1" -gt "$((live0 + 100))" ] || ok=0
+	[ "$ok" = 1 ] || mrc_dp_background_said
 	topo_link 1 up
 	kill "$cpid" "$spid" 2> /dev/null
 	wait "$cpid" "$spid" 2> /dev/null

@@ -42,15 +42,27 @@ mrc_dp_module_unused() {
 }
 
 # A transfer left running: server on host b, client on host a sending to
-# $PEER:$1 for $2 seconds, output discarded. Sets MRC_DP_SPID and
-# MRC_DP_CPID (the mrcperf processes themselves: ip netns exec execs).
+# $PEER:$1 for $2 seconds. Sets MRC_DP_SPID and MRC_DP_CPID (the mrcperf
+# processes themselves: ip netns exec execs); both write their output to
+# $MRC_DP_BG_OUT.{server,client}, for mrc_dp_background_said.
 # shellcheck disable=SC2034 # MRC_DP_*PID are for the caller
 mrc_dp_background() {
-	ip netns exec "$(topo_ns b)" "$MRCPERF" -s -1 -p "$1" > /dev/null &
+	MRC_DP_BG_OUT=$(mktemp /tmp/mrc-bg.XXXXXX)
+	ip netns exec "$(topo_ns b)" "$MRCPERF" -s -1 -p "$1" > "$MRC_DP_BG_OUT.server" 2>&1 &
 	MRC_DP_SPID=$!
 	sleep 0.3
-	ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" --wait-server 10000 -p "$1" -t "$2" > /dev/null &
+	ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" --wait-server 10000 -p "$1" -t "$2" \
+		> "$MRC_DP_BG_OUT.client" 2>&1 &
 	MRC_DP_CPID=$!
+}
+
+# What the background transfer's ends printed so far (the last lines), as
+# comments: why a connection a check expected is gone.
+mrc_dp_background_said() {
+	local end
+	for end in client server; do
+		tail -n 3 "$MRC_DP_BG_OUT.$end" 2> /dev/null | sed "s/^/# background $end: /"
+	done
 }
 
 # Host a's established connection to server port $1 that carries data:
