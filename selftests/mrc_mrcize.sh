@@ -201,11 +201,19 @@ redis() {
 	local port=6379 bench open0 open1 tcp
 	redis_start "$port" "$MRCIZE" run --debug || return 1
 	open0=$(mrc_stat a ConnOpen)
+	# Plane 2 dies 2 s into the benchmark's 50 connections and stays dead.
+	(sleep 2 && topo_link 2 down) &
+	local killer=$!
 	bench=$(topo_exec a "$MRCIZE" run redis-benchmark -h "$PEER" -p "$port" \
 		-q -n 20000 -t set,get 2> "$work/bench.err" | tr '\r' '\n' |
 		grep 'requests per second')
+	wait "$killer"
+	local dead
+	dead=$(topo_exec a cat /sys/class/net/pl2/operstate)
+	topo_link 2 up
 	open1=$(mrc_stat a ConnOpen)
-	echo "# $(echo "$bench" | tr '\n' ' ') (ConnOpen +$((open1 - open0)))"
+	echo "# $(echo "$bench" | tr '\n' ' ') (ConnOpen +$((open1 - open0)), plane 2 $dead since 2 s in)"
+	[ "$dead" = down ] || return 1
 	# shellcheck disable=SC2015 # the block after || is the failure report
 	grep -q '^SET: .* requests per second' <<< "$bench" &&
 		grep -q '^GET: .* requests per second' <<< "$bench" || {
@@ -223,7 +231,7 @@ redis() {
 	tcp=$(tcp_on_port "$port")
 	[ -z "$tcp" ] || { echo "# TCP on port $port: $tcp"; return 1; }
 }
-mrc_lib_check "redis-server, redis-benchmark and redis-cli under mrcize" redis
+mrc_lib_check "redis-server, redis-benchmark (plane 2 killed 2 s in) and redis-cli under mrcize" redis
 redis_tcp_baseline
 
 # ---- fallback: plain TCP iperf3 server (no mrcize) on host b
