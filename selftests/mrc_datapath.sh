@@ -27,16 +27,6 @@ trap cleanup EXIT
 
 grep -qw mrc /proc/modules || insmod "$src/kernel/mrc.ko" || exit 1
 
-# Planes on both hosts, same ids on both sides: plane p is pl<p>.
-planes_up() {
-	local h p
-	for h in a b; do
-		for ((p = 0; p < PLANES; p++)); do
-			topo_exec "$h" "$MRCCTL" plane add dev "pl$p" id "$p" ||
-				return 1
-		done
-	done
-}
 
 # $1: name, $2: mode options (both sides), $3: size options (client),
 # $4..: a fault command run in the background while the transfer runs
@@ -101,7 +91,7 @@ unshape_all() {
 
 # ---- two hosts, 4 veth planes
 mrc_lib_check "topology: two hosts, $PLANES planes" topo_two_hosts "$PLANES"
-mrc_lib_check "planes configured on both hosts" planes_up
+mrc_lib_check "planes configured on both hosts" mrc_dp_planes_up
 
 mrc_lib_run_tap mrc_sockapi env MRC_PEER_NS="$(topo_ns b)" MRC_PEER_ADDR=$PEER \
 	ip netns exec "$(topo_ns a)" "$build/selftests/mrc_sockapi"
@@ -194,7 +184,7 @@ topo_cleanup
 
 # ---- fabric emulator: a spine link dies
 mrc_lib_check "topology: fabric emulator, $PLANES planes" topo_fabric "$PLANES"
-mrc_lib_check "planes configured on both hosts (fabric)" planes_up
+mrc_lib_check "planes configured on both hosts (fabric)" mrc_dp_planes_up
 both "spine link of plane 0 down mid-transfer" spine_dies
 topo_cleanup
 

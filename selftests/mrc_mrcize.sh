@@ -34,15 +34,6 @@ trap cleanup EXIT
 
 grep -qw mrc /proc/modules || insmod "$src/kernel/mrc.ko" || exit 1
 
-planes_up() {
-	local h p
-	for h in a b; do
-		for ((p = 0; p < PLANES; p++)); do
-			topo_exec "$h" "$MRCCTL" plane add dev "pl$p" id "$p" ||
-				return 1
-		done
-	done
-}
 
 # $1: host, $2: counter name in /proc/net/mrc_stat
 # shellcheck disable=SC2016 # awk's own variables
@@ -144,7 +135,7 @@ kill_plane1() { topo_link 1 down; }
 
 echo "TAP version 13"
 mrc_lib_check "topology: two hosts, $PLANES planes" topo_two_hosts "$PLANES"
-mrc_lib_check "planes configured on both hosts" planes_up
+mrc_lib_check "planes configured on both hosts" mrc_dp_planes_up
 
 iperf_run "iperf3 under mrcize, 4 planes" 5201 5 ""
 iperf_run "iperf3 under mrcize, plane 1 down mid-run" 5202 8 "" kill_plane1 &&

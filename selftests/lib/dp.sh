@@ -41,6 +41,18 @@ mrc_dp_module_unused() {
 	return 1
 }
 
+# Planes on both hosts, same ids on both sides: plane p is pl<p>, for p
+# below the caller's PLANES.
+mrc_dp_planes_up() {
+	local h p
+	for h in a b; do
+		for ((p = 0; p < PLANES; p++)); do
+			topo_exec "$h" "$MRCCTL" plane add dev "pl$p" id "$p" ||
+				return 1
+		done
+	done
+}
+
 # A transfer left running: server on host b, client on host a sending to
 # $PEER:$1 for $2 seconds. Sets MRC_DP_SPID and MRC_DP_CPID (the mrcperf
 # processes themselves: ip netns exec execs); both write their output to
