@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0
+// One end of a simulated connection: a struct mrc_core (kernel/core/,
+// unchanged) behind an environment whose clock, timer and network are
+// the simulator's, and the application above it: the client streams its
+// flow's pattern and closes, the server reads, checks every byte against
+// the pattern at its running offset, and closes after the peer's FIN.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+extern "C" {
+#include <linux/mrc_netlink.h>
+
+#include "mrc_core.h"
+}
+
+#include "engine.hpp"
+#include "rng.hpp"
+
+namespace mrc_sim {
+
+class Sim;
+
+struct CoreDeleter {
+  void operator()(mrc_core* c) const { mrc_core_destroy(c); }
+};
+using CorePtr = std::unique_ptr<mrc_core, CoreDeleter>;
+
+struct Endpoint {
+  Endpoint(Sim* s, uint32_t i, uint64_t seed) : sim(s), id(i), rng(seed, 0xe9000000ULL + i) {}
+
+  static const mrc_core_env_ops kOps;
+  mrc_core_env Env() { return mrc_core_env{&kOps, this}; }
+
+  Sim* sim;
+  uint32_t id;
+  uint32_t flow = 0;
+  uint32_t host = 0;
+  uint32_t peer_host = 0;
+  uint32_t peer_ep = 0;
+  bool client = false;
+  Rng rng;
+  mrc_core_cfg cfg{};
+  CorePtr core;
+
+  Time timer_when = 0;   // what the core asked for (0: none)
+  Time timer_sched = 0;  // the pending timer event (0: none)
+
+  uint64_t total = 0;  // bytes to send (client) or receive (server)
+  uint64_t sent = 0;
+  uint64_t rcvd = 0;
+  uint64_t unread = 0;
+  bool app_pending = false;
+  bool closed = false;
+  bool established = false;
+  bool peer_fin = false;
+  bool done = false;
+  bool corrupt = false;  // a byte that was not the pattern's
+  int error = 0;
+};
+
+}  // namespace mrc_sim

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+// The network: per plane a two-tier Clos (hosts -> leaf -> spine -> leaf
+// -> host) of one-way links with rate, propagation delay, a finite
+// tail-drop queue and an ECN marking threshold; ECMP by hashing (src, dst,
+// EV) at each leaf over the spines it can use; and the failures a
+// scenario schedules (link down/up, switch down/up, gray loss, NIC port
+// down/up). A queue is the link's backlog: the time its transmitter stays
+// busy, so a packet costs one event per hop.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine.hpp"
+#include "packet.hpp"
+#include "rng.hpp"
+
+namespace mrc_sim {
+
+struct FabricCfg {
+  uint32_t hosts = 2;
+  uint32_t planes = 4;
+  uint32_t hosts_per_leaf = 16;
+  uint32_t spines = 4;
+  uint32_t gbps = 100;                          // every link
+  Time prop_ns = 500;                           // every link
+  uint32_t queue_bytes = 512 * 1024;            // switch egress queue
+  uint32_t host_queue_bytes = 4 * 1024 * 1024;  // NIC transmit queue
+  uint32_t ecn_bytes = 64 * 1024;               // mark CE above this backlog
+  uint32_t wire_overhead = 66;                  // Ethernet + IP + UDP + preamble/IFG
+  Time reroute_ns = 50 * kUs;                   // other leaves route around a dead
+                                                // spine downlink after this long
+};
+
+enum class LinkKind : uint8_t { kHostUp, kHostDown, kLeafUp, kSpineDown };
+
+struct LinkStats {
+  uint64_t tx_pkts = 0;
+  uint64_t tx_bytes = 0;
+  uint64_t drops_queue = 0;  // tail drop
+  uint64_t drops_down = 0;   // link down (at send or in flight)
+  uint64_t drops_gray = 0;   // silent random loss
+  uint64_t ecn_marks = 0;
+  uint64_t max_backlog = 0;  // bytes
+};
+
+struct Link {
+  LinkKind kind = LinkKind::kHostUp;
+  uint8_t plane = 0;
+  uint32_t from = 0;  // host, leaf or spine index, by kind
+  uint32_t to = 0;
+  bool admin_up = true;
+  bool up = true;  // admin and both ends up
+  uint32_t gen = 0;
+  uint32_t loss_ppm = 0;
+  Time busy_until = 0;
+  Time down_since = 0;
+  LinkStats st;
+};
+
+class Fabric {
+ public:
+  Fabric(const FabricCfg& cfg, Engine& engine, PacketPool& pool, uint64_t seed);
+
+  const FabricCfg& cfg() const { return cfg_; }
+  uint32_t leaves() const { return leaves_; }
+  uint32_t LeafOf(uint32_t host) const { return host / cfg_.hosts_per_leaf; }
+
+  uint32_t HostUp(uint32_t p, uint32_t h) const { return Base(p) + h; }
+  uint32_t HostDown(uint32_t p, uint32_t h) const { return Base(p) + cfg_.hosts + h; }
+  uint32_t LeafUp(uint32_t p, uint32_t l, uint32_t s) const {
+    return Base(p) + 2 * cfg_.hosts + l * cfg_.spines + s;
+  }
+  uint32_t SpineDown(uint32_t p, uint32_t s, uint32_t l) const {
+    return Base(p) + 2 * cfg_.hosts + leaves_ * cfg_.spines + s * leaves_ + l;
+  }
+  const std::vector<Link>& links() const { return links_; }
+
+  // Put packet `pkt` on the host's NIC port for its plane. False: dropped
+  // (the packet is back in the pool).
+  bool SendFromHost(uint32_t pkt);
+  // An arrival event at the far end of `link`: forwards the packet, or
+  // returns true when it reached its destination host (the caller owns it).
+  bool Arrive(uint32_t link, uint32_t pkt);
+
+  // Failures. Each returns nothing; HostPlaneUp() tells what hosts see.
+  void SetLinkAdmin(uint32_t link, bool up);
+  void SetLeaf(uint32_t p, uint32_t l, bool up);
+  void SetSpine(uint32_t p, uint32_t s, bool up);
+  void SetHostPort(uint32_t h, uint32_t p, bool up);
+  void SetLoss(uint32_t link, uint32_t ppm) { links_[link].loss_ppm = ppm; }
+  // Carrier on host h's port for plane p: what the kernel calls plane up.
+  bool HostPlaneUp(uint32_t h, uint32_t p) const { return links_[HostUp(p, h)].up; }
+
+  uint64_t drops() const;
+
+ private:
+  uint32_t Base(uint32_t p) const { return p * per_plane_; }
+  bool Send(uint32_t link, uint32_t pkt);
+  bool PickSpine(uint32_t p, uint32_t leaf, uint32_t dst_leaf, const Packet& pk, uint32_t& s);
+  void Refresh(uint32_t p);
+
+  FabricCfg cfg_;
+  Engine& engine_;
+  PacketPool& pool_;
+  Rng rng_;
+  uint32_t leaves_ = 0;
+  uint32_t per_plane_ = 0;
+  std::vector<Link> links_;
+  std::vector<uint8_t> leaf_up_;      // [p * leaves + l]
+  std::vector<uint8_t> spine_up_;     // [p * spines + s]
+  std::vector<uint8_t> port_up_;      // [p * hosts + h]
+  std::vector<uint32_t> down_links_;  // per plane: links not up
+  std::vector<uint32_t> cand_;        // scratch for PickSpine
+};
+
+}  // namespace mrc_sim

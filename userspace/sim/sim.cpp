@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0
+// The simulator's run loop, event dispatch, flows and failure actions.
+#include "sim.hpp"
+
+#include <algorithm>
+#include <cerrno>
+
+#include "kinds.hpp"
+#include "pattern.hpp"
+#include "wire.h"
+
+// struct mrc_pkt is the C union the kernel shares; its members are the API.
+// NOLINTBEGIN(cppcoreguidelines-pro-type-union-access)
+
+namespace mrc_sim {
+
+Sim::Sim(const SimCfg& cfg) : cfg_(cfg), fabric_(cfg.fabric, engine_, pool_, cfg.seed) {
+  const FabricCfg& fc = cfg_.fabric;
+  flows_ = MakeFlows(cfg_.workload, fc.hosts, cfg_.seed);
+  queue_.resize(fc.hosts);
+  next_.assign(fc.hosts, 0);
+  for (uint32_t f = 0; f < flows_.size(); f++) queue_[flows_[f].src].push_back(f);
+  plane_up_.assign(static_cast<size_t>(fc.hosts) * fc.planes, 1);
+}
+
+Sim::~Sim() = default;
+
+void Sim::FillCfg(Endpoint& ep) const {
+  const CoreCfg& c = cfg_.core;
+  mrc_core_cfg& k = ep.cfg;
+  k.sock_type = MRC_SYN_STREAM;
+  k.local_port = static_cast<uint16_t>(ep.client ? 40000 : 7000);
+  k.peer_port = static_cast<uint16_t>(ep.client ? 7000 : 0);
+  k.mss = c.mss;
+  k.ev_count = c.ev_count;
+  k.sndbuf = c.sndbuf;
+  k.rcvbuf = c.rcvbuf;
+  k.user_timeout_ms = c.user_timeout_ms;
+  k.rto_min_us = c.rto_min_us;
+  k.rto_init_us = c.rto_init_us;
+  k.ack_delay_us = c.ack_delay_us;
+  k.probe_interval_us = c.probe_interval_us;
+  k.cc.target_delay_ns = c.target_delay_ns;
+  const uint32_t planes = cfg_.fabric.planes;
+  k.nplanes = planes;
+  k.plane_up = 0;
+  for (uint32_t p = 0; p < planes; p++) {
+    k.planes[p].id = static_cast<uint8_t>(p);
+    k.planes[p].flags = MRC_PLANE_F_V4;
+    k.planes[p].udp_port = 4797;
+    k.planes[p].addr4 = 0x0a000000U | p << 16 | ep.host;
+    if (fabric_.HostPlaneUp(ep.host, p)) k.plane_up |= 1U << p;
+  }
+  if (ep.client) {
+    // The SYN goes to the peer's first plane this host can use.
+    uint32_t first = 0;
+    while (first + 1 < planes && (k.plane_up & 1U << first) == 0) first++;
+    k.peer = k.planes[first];
+    k.peer.addr4 = 0x0a000000U | first << 16 | ep.peer_host;
+    k.has_peer = true;
+  }
+}
+
+uint32_t Sim::NewEndpoint(uint32_t flow, bool client) {
+  const auto id = static_cast<uint32_t>(eps_.size());
+  eps_.push_back(std::make_unique<Endpoint>(this, id, cfg_.seed));
+  Endpoint& ep = *eps_.back();
+  const Flow& f = flows_[flow];
+  ep.flow = flow;
+  ep.client = client;
+  ep.host = client ? f.src : f.dst;
+  ep.peer_host = client ? f.dst : f.src;
+  ep.total = f.bytes;
+  FillCfg(ep);
+  live_.push_back(id);
+  totals_.peak_endpoints = std::max(totals_.peak_endpoints, live_.size());
+  return id;
+}
+
+void Sim::StartFlow(uint32_t fi) {
+  Flow& f = flows_[fi];
+  f.started = true;
+  f.start = engine_.now();
+  open_++;
+  f.client_ep = NewEndpoint(fi, true);
+  f.server_ep = NewEndpoint(fi, false);
+  Endpoint& c = *eps_[f.client_ep];
+  Endpoint& s = *eps_[f.server_ep];
+  c.peer_ep = s.id;
+  s.peer_ep = c.id;
+  mrc_core_env env = c.Env();
+  c.core.reset(mrc_core_create(&c.cfg, &env));
+  if (c.core == nullptr || mrc_core_connect(c.core.get()) != 0) {
+    f.failed = true;
+    f.error = ENOMEM;
+    EndFlow(fi);
+  }
+}
+
+// Snapshot what the flow tells, free both cores, open the host's next flow.
+void Sim::EndFlow(uint32_t fi) {
+  Flow& f = flows_[fi];
+  if (f.finished) return;
+  f.finished = true;
+  f.end = engine_.now();
+  open_--;
+  for (uint32_t id : {f.client_ep, f.server_ep}) {
+    Endpoint* ep = eps_[id].get();
+    if (ep == nullptr) continue;
+    if (ep->error != 0 && !f.failed) {
+      f.failed = true;
+      f.error = ep->error;
+    }
+    if (ep->corrupt) f.corrupt = true;
+    if (!ep->client) f.received = ep->rcvd;
+    if (ep->client && ep->core != nullptr) {
+      mrc_core_get_stats(ep->core.get(), &f.client_stats);
+      const uint32_t n = mrc_core_ev_count(ep->core.get());
+      for (uint32_t i = 0; i < n; i++) {
+        mrc_core_ev_info info{};
+        if (mrc_core_ev_get(ep->core.get(), i, &info) == 0 && info.state == MRC_EV_ASSUMED_BAD)
+          f.bad_evs++;
+      }
+    }
+    size_t mem = 0;
+    for (uint32_t l : live_)
+      if (eps_[l]->core != nullptr) mem += mrc_core_mem_bytes(eps_[l]->core.get());
+    totals_.peak_core_bytes = std::max(totals_.peak_core_bytes, mem);
+    std::erase(live_, id);
+    eps_[id].reset();
+  }
+  if (f.rx_done == 0) NextFlowOf(f.src);  // failed before it freed its slot
+}
+
+void Sim::NextFlowOf(uint32_t host) {
+  if (next_[host] < queue_[host].size())
+    engine_.Schedule(engine_.now(), kEvFlowStart, queue_[host][next_[host]++], 0);
+}
+
+void Sim::ArmTimer(Endpoint& ep, uint64_t when_us) {
+  ep.timer_when = when_us * kUs;
+  if (when_us == 0) return;
+  if (ep.timer_sched == 0 || ep.timer_when < ep.timer_sched) {
+    ep.timer_sched = std::max(ep.timer_when, engine_.now());
+    engine_.Schedule(ep.timer_sched, kEvTimer, ep.id, 0);
+  }
+}
+
+void Sim::OnTimer(uint32_t id, Time t) {
+  Endpoint* ep = eps_[id].get();
+  if (ep == nullptr || ep->timer_sched != t) return;  // stale
+  ep->timer_sched = 0;
+  if (ep->timer_when == 0 || ep->core == nullptr) return;
+  if (ep->timer_when > t) {
+    ep->timer_sched = ep->timer_when;
+    engine_.Schedule(ep->timer_sched, kEvTimer, id, 0);
+    return;
+  }
+  ep->timer_when = 0;
+  mrc_core_on_timer(ep->core.get());
+}
+
+int Sim::Xmit(Endpoint& ep, uint32_t plane, uint32_t ev, const void* hdr, uint32_t hdr_len,
+              const void* payload, uint32_t payload_len) {
+  if (plane >= cfg_.fabric.planes || !fabric_.HostPlaneUp(ep.host, plane)) return -ENETDOWN;
+  const uint32_t id = pool_.Get();
+  Packet& pk = pool_[id];
+  const auto* h = static_cast<const uint8_t*>(hdr);
+  pk.bytes.assign(h, h + hdr_len);
+  if (payload_len != 0) {
+    const auto* b = static_cast<const uint8_t*>(payload);
+    pk.bytes.insert(pk.bytes.end(), b, b + payload_len);
+  }
+  pk.src_host = ep.host;
+  pk.dst_host = ep.peer_host;
+  pk.dst_ep = ep.peer_ep;
+  pk.ev = ev;
+  pk.plane = static_cast<uint8_t>(plane);
+  pk.ect = payload_len != 0;
+  pk.ce = false;
+  fabric_.SendFromHost(id);
+  return 0;
+}
+
+void Sim::WakeApp(Endpoint& ep) {
+  if (ep.app_pending) return;
+  ep.app_pending = true;
+  engine_.Schedule(engine_.now(), kEvApp, ep.id, 0);
+}
+
+void Sim::Delivered(Endpoint& ep) {
+  Flow& f = flows_[ep.flow];
+  if (ep.rcvd >= ep.total && f.rx_done == 0) {
+    f.rx_done = engine_.now();
+    NextFlowOf(f.src);
+  }
+  WakeApp(ep);
+}
+
+void Sim::OnApp(uint32_t id) {
+  Endpoint* ep = eps_[id].get();
+  if (ep == nullptr) return;
+  ep->app_pending = false;
+  mrc_core* core = ep->core.get();
+  Endpoint* peer = eps_[ep->peer_ep].get();
+  const bool peer_over = peer == nullptr || peer->done || peer->error != 0;
+  if (ep->error != 0 || (ep->done && peer_over)) {
+    EndFlow(ep->flow);
+    return;
+  }
+  if (core == nullptr) return;
+  if (ep->unread != 0) {
+    ep->unread = 0;
+    mrc_core_rcv_space(core, ep->cfg.rcvbuf);
+  }
+  const auto st = mrc_core_state(core);
+  if (ep->client && !ep->closed && (st == MRC_CORE_ESTABLISHED || st == MRC_CORE_CLOSE_WAIT)) {
+    while (ep->sent < ep->total) {
+      const auto want = static_cast<uint32_t>(std::min<uint64_t>(ep->total - ep->sent, 65536));
+      const int n = mrc_core_send(
+          core, want, 0,
+          [](void* arg, void* dst, uint32_t off, uint32_t len) {
+            const auto* e = static_cast<const Endpoint*>(arg);
+            PatternFill(e->flow, e->sent + off, static_cast<uint8_t*>(dst), len);
+            return 0;
+          },
+          ep);
+      if (n <= 0) break;
+      ep->sent += static_cast<uint64_t>(n);
+    }
+    if (ep->sent == ep->total) {
+      ep->closed = true;
+      mrc_core_close(core);
+    }
+  }
+  if (!ep->client && ep->peer_fin && !ep->closed) {
+    ep->closed = true;
+    mrc_core_close(core);
+  }
+}
+
+void Sim::OnPacket(uint32_t id) {
+  Packet& pk = pool_[id];
+  engine_.Mix(static_cast<uint64_t>(pk.bytes.size()) << 32 | pk.ev);
+  Endpoint* ep = pk.dst_ep < eps_.size() ? eps_[pk.dst_ep].get() : nullptr;
+  mrc_pkt pkt{};
+  if (ep != nullptr && mrc_wire_parse(pk.bytes.data(), static_cast<uint32_t>(pk.bytes.size()),
+                                      &pkt) == MRC_DROP_NONE) {
+    if (ep->core == nullptr && !ep->client && pkt.type == MRC_PKT_SYN) {
+      mrc_core_env env = ep->Env();
+      ep->core.reset(mrc_core_create(&ep->cfg, &env));
+      if (ep->core != nullptr && mrc_core_accept(ep->core.get(), &pkt, pk.plane) != 0)
+        ep->core.reset();
+    } else if (ep->core != nullptr &&
+               (pkt.dst_token == 0 || pkt.dst_token == mrc_core_token(ep->core.get()))) {
+      mrc_core_input(ep->core.get(), &pkt, pk.plane, pk.ce);
+    }
+  }
+  pool_.Put(id);
+}
+
+void Sim::OnAction(uint32_t idx) {
+  const Action& a = cfg_.actions[idx];
+  const uint32_t p = a.plane;
+  last_action_ = engine_.now();
+  switch (a.kind) {
+    case ActKind::kLinkDown:
+    case ActKind::kLinkUp:
+      fabric_.SetLinkAdmin(fabric_.LeafUp(p, a.a, a.b), a.kind == ActKind::kLinkUp);
+      fabric_.SetLinkAdmin(fabric_.SpineDown(p, a.b, a.a), a.kind == ActKind::kLinkUp);
+      break;
+    case ActKind::kGray:
+      fabric_.SetLoss(fabric_.LeafUp(p, a.a, a.b), a.ppm);
+      fabric_.SetLoss(fabric_.SpineDown(p, a.b, a.a), a.ppm);
+      break;
+    case ActKind::kHostLinkDown:
+    case ActKind::kHostLinkUp:
+      fabric_.SetLinkAdmin(fabric_.HostUp(p, a.a), a.kind == ActKind::kHostLinkUp);
+      fabric_.SetLinkAdmin(fabric_.HostDown(p, a.a), a.kind == ActKind::kHostLinkUp);
+      break;
+    case ActKind::kLeafDown:
+    case ActKind::kLeafUp:
+      fabric_.SetLeaf(p, a.a, a.kind == ActKind::kLeafUp);
+      break;
+    case ActKind::kSpineDown:
+    case ActKind::kSpineUp:
+      fabric_.SetSpine(p, a.a, a.kind == ActKind::kSpineUp);
+      break;
+    case ActKind::kPortDown:
+    case ActKind::kPortUp:
+      fabric_.SetHostPort(a.a, p, a.kind == ActKind::kPortUp);
+      break;
+  }
+  // Carrier changes reach every connection of the host, as the kernel's
+  // netdev notifier does (mrc_conn_plane_changed()).
+  const uint32_t planes = cfg_.fabric.planes;
+  for (uint32_t h = 0; h < cfg_.fabric.hosts; h++) {
+    for (uint32_t q = 0; q < planes; q++) {
+      const bool up = fabric_.HostPlaneUp(h, q);
+      uint8_t& seen = plane_up_[static_cast<size_t>(h) * planes + q];
+      if (static_cast<bool>(seen) == up) continue;
+      seen = up ? 1 : 0;
+      for (uint32_t id : live_) {
+        Endpoint& ep = *eps_[id];
+        if (ep.host == h && ep.core != nullptr) mrc_core_plane_update(ep.core.get(), q, up);
+      }
+    }
+  }
+}
+
+void Sim::Dispatch(const Event& ev) {
+  switch (ev.kind) {
+    case kEvArrive:
+      if (fabric_.Arrive(ev.a, static_cast<uint32_t>(ev.b))) OnPacket(static_cast<uint32_t>(ev.b));
+      break;
+    case kEvTimer:
+      OnTimer(ev.a, ev.t);
+      break;
+    case kEvApp:
+      OnApp(ev.a);
+      break;
+    case kEvAction:
+      OnAction(ev.a);
+      break;
+    case kEvFlowStart:
+      StartFlow(ev.a);
+      break;
+    default:
+      break;
+  }
+}
+
+void Sim::Run() {
+  const Time t0 = cfg_.workload.start;
+  for (uint32_t h = 0; h < cfg_.fabric.hosts; h++) {
+    for (uint32_t i = 0; i < cfg_.workload.window && next_[h] < queue_[h].size(); i++)
+      engine_.Schedule(t0, kEvFlowStart, queue_[h][next_[h]++], 0);
+  }
+  for (uint32_t i = 0; i < cfg_.actions.size(); i++)
+    engine_.Schedule(cfg_.actions[i].at, kEvAction, i, 0);
+  hook_next_ = hook_every_;
+  uint64_t finished = 0;
+  while (!engine_.Empty() && engine_.NextTime() <= cfg_.max_time) {
+    const Event ev = engine_.Pop();
+    Dispatch(ev);
+    if (hook_ && engine_.now() >= hook_next_) {
+      hook_(*this);
+      hook_next_ = engine_.now() + hook_every_;
+    }
+    if (ev.kind == kEvApp && open_ == 0) {
+      finished = 0;
+      for (const Flow& f : flows_) finished += f.finished ? 1 : 0;
+      if (finished == flows_.size()) break;
+    }
+  }
+  // Flows still open at the end: record them, then free their cores.
+  for (uint32_t fi = 0; fi < flows_.size(); fi++) {
+    Flow& f = flows_[fi];
+    if (f.started && !f.finished) {
+      EndFlow(fi);
+      f.finished = false;
+    }
+  }
+  Summarise();
+}
+
+void Sim::Summarise() {
+  RunTotals& t = totals_;
+  const FabricCfg& fc = cfg_.fabric;
+  std::vector<uint64_t> out(fc.hosts), in(fc.hosts);
+  for (const Flow& f : flows_) {
+    out[f.src] += f.bytes;
+    in[f.dst] += f.bytes;
+    if (f.finished && !f.failed && f.rx_done != 0)
+      t.flows_done++;
+    else if (f.failed)
+      t.flows_failed++;
+    else
+      t.flows_unfinished++;
+    t.corrupt += f.corrupt ? 1 : 0;
+    t.bytes += f.received;
+    t.retx_pkts += f.client_stats.retx_pkts;
+    t.rto += f.client_stats.rto_count;
+    t.longest_stall_us = std::max(t.longest_stall_us, f.client_stats.longest_stall_us);
+    t.end = std::max(t.end, f.rx_done);
+  }
+  uint64_t busiest = 0;
+  for (uint32_t h = 0; h < fc.hosts; h++) busiest = std::max({busiest, out[h], in[h]});
+  // Line rate on every plane, payload only, plus one trip across the fabric.
+  t.ideal = cfg_.workload.start + busiest * 8 / (static_cast<uint64_t>(fc.planes) * fc.gbps) +
+            4 * fc.prop_ns;
+  t.drops = fabric_.drops();
+}
+
+}  // namespace mrc_sim
+
+// NOLINTEND(cppcoreguidelines-pro-type-union-access)

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+// The simulator: the engine, the fabric, the endpoints and the flows of
+// one run, and the dispatch of every event. Endpoints are created when
+// their flow starts and their cores destroyed when it ends, so memory
+// follows the flows open at once, not the flows of the whole run.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "config.hpp"
+#include "endpoint.hpp"
+#include "engine.hpp"
+#include "fabric.hpp"
+#include "packet.hpp"
+
+namespace mrc_sim {
+
+struct Flow {
+  uint32_t src = 0;
+  uint32_t dst = 0;
+  uint64_t bytes = 0;
+  uint32_t client_ep = UINT32_MAX;
+  uint32_t server_ep = UINT32_MAX;
+  Time start = 0;
+  Time rx_done = 0;  // every byte received (0: not yet)
+  Time end = 0;      // both ends DONE, or failed
+  bool started = false;
+  bool finished = false;
+  bool failed = false;
+  int error = 0;
+  bool corrupt = false;  // a byte wrong, twice or out of order
+  uint64_t received = 0;
+  mrc_core_stats client_stats{};  // at the end
+  uint32_t bad_evs = 0;           // client EVs ASSUMED_BAD at the end
+};
+
+struct RunTotals {
+  uint64_t flows_done = 0;
+  uint64_t flows_failed = 0;
+  uint64_t flows_unfinished = 0;
+  uint64_t corrupt = 0;
+  uint64_t bytes = 0;  // delivered and checked
+  uint64_t retx_pkts = 0;
+  uint64_t rto = 0;
+  uint64_t drops = 0;
+  uint64_t longest_stall_us = 0;
+  Time end = 0;    // last flow's rx_done
+  Time ideal = 0;  // the busiest NIC at line rate on every plane
+  size_t peak_endpoints = 0;
+  size_t peak_core_bytes = 0;
+};
+
+class Sim {
+ public:
+  explicit Sim(const SimCfg& cfg);
+  Sim(const Sim&) = delete;
+  Sim& operator=(const Sim&) = delete;
+  Sim(Sim&&) = delete;
+  Sim& operator=(Sim&&) = delete;
+  ~Sim();
+
+  void Run();
+
+  const SimCfg& cfg() const { return cfg_; }
+  const Engine& engine() const { return engine_; }
+  Engine& engine() { return engine_; }
+  const Fabric& fabric() const { return fabric_; }
+  const std::vector<Flow>& flows() const { return flows_; }
+  const RunTotals& totals() const { return totals_; }
+  // Time of the last failure or repair action.
+  Time last_action() const { return last_action_; }
+
+  // A hook run every `every` ns of simulated time (tests look at the
+  // live cores with it).
+  void set_hook(std::function<void(Sim&)> fn, Time every) {
+    hook_ = std::move(fn);
+    hook_every_ = every;
+  }
+  // Live endpoints (nullptr once their flow ended).
+  const std::vector<std::unique_ptr<Endpoint>>& endpoints() const { return eps_; }
+
+  // For the endpoints' environment.
+  uint64_t NowUs() const { return engine_.now() / kUs; }
+  void ArmTimer(Endpoint& ep, uint64_t when_us);
+  int Xmit(Endpoint& ep, uint32_t plane, uint32_t ev, const void* hdr, uint32_t hdr_len,
+           const void* payload, uint32_t payload_len);
+  void WakeApp(Endpoint& ep);
+  void Delivered(Endpoint& ep);
+
+ private:
+  void Dispatch(const Event& ev);
+  void OnTimer(uint32_t ep, Time t);
+  void OnApp(uint32_t ep);
+  void OnPacket(uint32_t pkt);
+  void OnAction(uint32_t idx);
+  void StartFlow(uint32_t f);
+  void EndFlow(uint32_t f);
+  void NextFlowOf(uint32_t host);
+  uint32_t NewEndpoint(uint32_t flow, bool client);
+  void FillCfg(Endpoint& ep) const;
+  void Summarise();
+
+  SimCfg cfg_;
+  Engine engine_;
+  PacketPool pool_;
+  Fabric fabric_;
+  std::vector<std::unique_ptr<Endpoint>> eps_;
+  std::vector<uint32_t> live_;  // endpoint ids with a core or waiting for one
+  std::vector<Flow> flows_;
+  std::vector<std::vector<uint32_t>> queue_;  // per source host: its flows
+  std::vector<uint32_t> next_;                // per source host: next in queue_
+  std::vector<uint8_t> plane_up_;             // [h * planes + p] as hosts saw it
+  size_t open_ = 0;                           // flows started, not finished
+  Time last_action_ = 0;
+  RunTotals totals_;
+  std::function<void(Sim&)> hook_;
+  Time hook_every_ = 0;
+  Time hook_next_ = 0;
+};
+
+// Flow list of a workload (workload.cpp).
+std::vector<Flow> MakeFlows(const WorkloadCfg& w, uint32_t hosts, uint64_t seed);
+
+}  // namespace mrc_sim
