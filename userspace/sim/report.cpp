@@ -57,6 +57,9 @@ nlohmann::json ReportJson(const Sim& sim) {
   json flows = json::array();
   for (const Flow& f : sim.flows()) {
     const mrc_core_stats& s = f.client_stats;
+    json refused = json::object();  // receiver's drops by reason
+    for (int r = 1; r < MRC_DROP_MAX; r++)
+      if (f.server_stats.drops[r] != 0) refused[mrc_drop_reason_name(r)] = f.server_stats.drops[r];
     flows.push_back({{"src", f.src},
                      {"dst", f.dst},
                      {"bytes", f.bytes},
@@ -74,7 +77,9 @@ nlohmann::json ReportJson(const Sim& sim) {
                      {"probes_tx", s.probes_tx},
                      {"ev_state_changes", s.ev_state_changes},
                      {"longest_stall_us", s.longest_stall_us},
-                     {"evs_assumed_bad_at_end", f.bad_evs}});
+                     {"evs_assumed_bad_at_end", f.bad_evs},
+                     {"receiver_nacks_tx", f.server_stats.nacks_tx},
+                     {"receiver_drops", refused}});
   }
   const Time span = t.end > 0 ? t.end : 1;
   const uint32_t gbps = c.fabric.gbps;

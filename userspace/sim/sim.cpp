@@ -113,6 +113,7 @@ void Sim::EndFlow(uint32_t fi) {
     }
     if (ep->corrupt) f.corrupt = true;
     if (!ep->client) f.received = ep->rcvd;
+    if (!ep->client && ep->core != nullptr) mrc_core_get_stats(ep->core.get(), &f.server_stats);
     if (ep->client && ep->core != nullptr) {
       mrc_core_get_stats(ep->core.get(), &f.client_stats);
       const uint32_t n = mrc_core_ev_count(ep->core.get());

@@ -35,7 +35,8 @@ struct Flow {
   bool corrupt = false;  // a byte wrong, twice or out of order
   uint64_t received = 0;
   mrc_core_stats client_stats{};  // at the end
-  uint32_t bad_evs = 0;           // client EVs ASSUMED_BAD at the end
+  mrc_core_stats server_stats{};
+  uint32_t bad_evs = 0;  // client EVs ASSUMED_BAD at the end
 };
 
 struct RunTotals {
