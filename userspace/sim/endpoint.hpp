@@ -36,6 +36,7 @@ struct Endpoint {
   Sim* sim;
   uint32_t id;
   uint32_t flow = 0;
+  size_t live_pos = 0;  // index in the simulator's live list
   uint32_t host = 0;
   uint32_t peer_host = 0;
   uint32_t peer_ep = 0;

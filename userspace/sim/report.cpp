@@ -56,10 +56,10 @@ nlohmann::json ReportJson(const Sim& sim) {
   const SimCfg& c = sim.cfg();
   json flows = json::array();
   for (const Flow& f : sim.flows()) {
-    const mrc_core_stats& s = f.client_stats;
+    const FlowStats& s = f.st;
     json refused = json::object();  // receiver's drops by reason
     for (int r = 1; r < MRC_DROP_MAX; r++)
-      if (f.server_stats.drops[r] != 0) refused[mrc_drop_reason_name(r)] = f.server_stats.drops[r];
+      if (s.receiver_drops[r] != 0) refused[mrc_drop_reason_name(r)] = s.receiver_drops[r];
     flows.push_back({{"src", f.src},
                      {"dst", f.dst},
                      {"bytes", f.bytes},
@@ -78,7 +78,7 @@ nlohmann::json ReportJson(const Sim& sim) {
                      {"ev_state_changes", s.ev_state_changes},
                      {"longest_stall_us", s.longest_stall_us},
                      {"evs_assumed_bad_at_end", f.bad_evs},
-                     {"receiver_nacks_tx", f.server_stats.nacks_tx},
+                     {"receiver_nacks_tx", s.receiver_nacks_tx},
                      {"receiver_drops", refused}});
   }
   const Time span = t.end > 0 ? t.end : 1;

@@ -72,6 +72,7 @@ uint32_t Sim::NewEndpoint(uint32_t flow, bool client) {
   ep.peer_host = client ? f.dst : f.src;
   ep.total = f.bytes;
   FillCfg(ep);
+  ep.live_pos = live_.size();
   live_.push_back(id);
   totals_.peak_endpoints = std::max(totals_.peak_endpoints, live_.size());
   return id;
@@ -113,9 +114,24 @@ void Sim::EndFlow(uint32_t fi) {
     }
     if (ep->corrupt) f.corrupt = true;
     if (!ep->client) f.received = ep->rcvd;
-    if (!ep->client && ep->core != nullptr) mrc_core_get_stats(ep->core.get(), &f.server_stats);
+    if (!ep->client && ep->core != nullptr) {
+      mrc_core_stats k{};
+      mrc_core_get_stats(ep->core.get(), &k);
+      f.st.receiver_nacks_tx = static_cast<uint32_t>(k.nacks_tx);
+      for (size_t r = 0; r < f.st.receiver_drops.size(); r++)
+        f.st.receiver_drops[r] = static_cast<uint32_t>(k.drops[r]);
+    }
     if (ep->client && ep->core != nullptr) {
-      mrc_core_get_stats(ep->core.get(), &f.client_stats);
+      mrc_core_stats k{};
+      mrc_core_get_stats(ep->core.get(), &k);
+      f.st.retx_pkts = static_cast<uint32_t>(k.retx_pkts);
+      f.st.rto_count = static_cast<uint32_t>(k.rto_count);
+      f.st.fast_retx = static_cast<uint32_t>(k.fast_retx);
+      f.st.nacks_rx = static_cast<uint32_t>(k.nacks_rx);
+      f.st.ce_echoed = static_cast<uint32_t>(k.ce_echoed);
+      f.st.probes_tx = static_cast<uint32_t>(k.probes_tx);
+      f.st.ev_state_changes = static_cast<uint32_t>(k.ev_state_changes);
+      f.st.longest_stall_us = static_cast<uint32_t>(k.longest_stall_us);
       const uint32_t n = mrc_core_ev_count(ep->core.get());
       for (uint32_t i = 0; i < n; i++) {
         mrc_core_ev_info info{};
@@ -123,12 +139,19 @@ void Sim::EndFlow(uint32_t fi) {
           f.bad_evs++;
       }
     }
+    // Swap-remove from the live list (deterministic: same order each run).
+    const size_t pos = ep->live_pos;
+    live_[pos] = live_.back();
+    eps_[live_[pos]]->live_pos = pos;
+    live_.pop_back();
+    eps_[id].reset();
+  }
+  // Sample the cores' memory now and then (a walk over every live core).
+  if (++ended_ % 64 == 1) {
     size_t mem = 0;
     for (uint32_t l : live_)
       if (eps_[l]->core != nullptr) mem += mrc_core_mem_bytes(eps_[l]->core.get());
     totals_.peak_core_bytes = std::max(totals_.peak_core_bytes, mem);
-    std::erase(live_, id);
-    eps_[id].reset();
   }
   if (f.rx_done == 0) NextFlowOf(f.src);  // failed before it freed its slot
 }
@@ -380,9 +403,9 @@ void Sim::Summarise() {
       t.flows_unfinished++;
     t.corrupt += f.corrupt ? 1 : 0;
     t.bytes += f.received;
-    t.retx_pkts += f.client_stats.retx_pkts;
-    t.rto += f.client_stats.rto_count;
-    t.longest_stall_us = std::max(t.longest_stall_us, f.client_stats.longest_stall_us);
+    t.retx_pkts += f.st.retx_pkts;
+    t.rto += f.st.rto_count;
+    t.longest_stall_us = std::max<uint64_t>(t.longest_stall_us, f.st.longest_stall_us);
     t.end = std::max(t.end, f.rx_done);
   }
   uint64_t busiest = 0;

@@ -5,6 +5,7 @@
 // follows the flows open at once, not the flows of the whole run.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -18,6 +19,20 @@
 #include "packet.hpp"
 
 namespace mrc_sim {
+
+// What a flow's connection counted, kept small: a run holds a million.
+struct FlowStats {
+  uint32_t retx_pkts = 0;
+  uint32_t rto_count = 0;
+  uint32_t fast_retx = 0;
+  uint32_t nacks_rx = 0;
+  uint32_t ce_echoed = 0;
+  uint32_t probes_tx = 0;
+  uint32_t ev_state_changes = 0;
+  uint32_t longest_stall_us = 0;
+  uint32_t receiver_nacks_tx = 0;
+  std::array<uint32_t, MRC_DROP_MAX> receiver_drops{};  // by enum mrc_drop_reason
+};
 
 struct Flow {
   uint32_t src = 0;
@@ -34,8 +49,7 @@ struct Flow {
   int error = 0;
   bool corrupt = false;  // a byte wrong, twice or out of order
   uint64_t received = 0;
-  mrc_core_stats client_stats{};  // at the end
-  mrc_core_stats server_stats{};
+  FlowStats st;          // at the end
   uint32_t bad_evs = 0;  // client EVs ASSUMED_BAD at the end
 };
 
@@ -116,6 +130,7 @@ class Sim {
   std::vector<uint32_t> next_;                // per source host: next in queue_
   std::vector<uint8_t> plane_up_;             // [h * planes + p] as hosts saw it
   size_t open_ = 0;                           // flows started, not finished
+  uint64_t ended_ = 0;                        // EndFlow() calls
   Time last_action_ = 0;
   RunTotals totals_;
   std::function<void(Sim&)> hook_;
