@@ -257,6 +257,25 @@ static void mrc_ack_peer_planes(struct mrc_core *core, u16 plane_up)
 	mrc_conn_update_usable(core);
 }
 
+/*
+ * The peer's window from a SACK, unless the SACK is older than the one
+ * the window came from: SACKs take different planes and overtake each
+ * other, and an old one reports room the peer has since filled (the
+ * simulator saw NO_BUFFER refusals on loss-free paths). rcv_bytes, the
+ * peer's in-order byte count, orders them; an equal count may still open
+ * the window (the application read), as TCP's window update does.
+ */
+static void mrc_ack_window(struct mrc_core *core,
+			   const struct mrc_pkt_sack *s)
+{
+	if (core->rwnd_from_sack &&
+	    (s32)(s->rcv_bytes - core->rwnd_rcv_bytes) < 0)
+		return;
+	core->peer_rwnd = s->rwnd;
+	core->rwnd_rcv_bytes = s->rcv_bytes;
+	core->rwnd_from_sack = true;
+}
+
 int mrc_ack_sack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 {
 	const struct mrc_pkt_sack *s = &pkt->sack;
@@ -275,7 +294,7 @@ int mrc_ack_sack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 	mrc_ack_peer_planes(core, s->plane_up);
 	rtt = mrc_ack_rtt(core, s);
 	acked = mrc_ack_range(core, s, rtt);
-	core->peer_rwnd = s->rwnd;
+	mrc_ack_window(core, s);
 	if (rtt)
 		mrc_ack_rtt_sample(core, rtt);
 	ce = s->ce_count || (s->cc_flags & MRC_SACK_CE);

@@ -259,6 +259,9 @@ struct mrc_core {
 	u32			rtt_floor_us;	/* lowest RTT sample of any EV */
 	u64			reo_step_us;	/* when reo_steps last changed */
 	u32			peer_rwnd;
+	/* rcv_bytes of the SACK peer_rwnd came from (ack.c) */
+	u32			rwnd_rcv_bytes;
+	bool			rwnd_from_sack;
 	bool			una_refused;	/* NO_BUFFER NACK for snd_una */
 	u32			peer_psn_win;
 	u32			peer_mss;
