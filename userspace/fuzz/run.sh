@@ -50,9 +50,11 @@ for target in fuzz_wire fuzz_ack fuzz_reasm; do
 	# No malloc stack traces: they cost a third of the time, and a
 	# crash is replayed with them anyway. The schedule favours inputs
 	# that run fast (up to 30x): fuzz_ack's slowest take milliseconds.
+	# A unit over 30 s is a hang; 10 s was hit by a fuzzer starved
+	# behind a guest (a 0.2 s unit took 11 s at nice 19).
 	ASAN_OPTIONS=malloc_context_size=0 "$build/$target" -runs="$runs" \
 		-max_total_time="$secs" -max_len="$(max_len "$target")" \
-		-entropic_scale_per_exec_time=1 -reload=0 -timeout=10 \
+		-entropic_scale_per_exec_time=1 -reload=0 -timeout=30 \
 		-print_final_stats=1 \
 		-artifact_prefix="$build/artifacts/$target-" "$corpus" >"$log" 2>&1
 	rc=$?
