@@ -70,15 +70,23 @@ TEST(MrcizeRun, Iperf3FallsBackToTcpWithoutTheModule) {
       {MRCIZE_BIN, "run", "--fallback", "--debug", "iperf3", "-s", "-1", "-B", addr, "-p", port},
       {}, sout.path(), serr.path());
   ASSERT_GT(server, 0);
+  // Clients only once the server listens (ss, which does not connect:
+  // iperf3 -1 serves exactly one connection).
+  for (int i = 0; i < 100; i++) {
+    if (RunCmd({"sh", "-c", "ss -Hltn 'sport = :" + port + "' | grep -q ."}).status == 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
   mrcize_test::Result client;
-  // The server is up once a client gets through; refused tries cost nothing.
+  // A refused try costs nothing: try again.
   for (int i = 0; i < 50; i++) {
     client = RunCmd({MRCIZE_BIN, "run", "--fallback", "--debug", "iperf3", "-c", addr, "-p", port,
                      "-t", "1", "-J"});
     if (client.status == 0) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
-  if (client.status != 0) kill(server, SIGTERM);
+  // SIGKILL: iperf3 waiting for its one client has been seen to outlive
+  // a SIGTERM, which left this test waiting for ever.
+  if (client.status != 0) kill(server, SIGKILL);
   const int sstatus = mrcize_test::Wait(server);
   ASSERT_EQ(client.status, 0) << client.out << client.err;
   EXPECT_EQ(sstatus, 0) << serr.Read();
