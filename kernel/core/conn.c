@@ -522,13 +522,9 @@ static int mrc_conn_dispatch(struct mrc_core *core, const struct mrc_pkt *pkt,
 	return MRC_DROP_TYPE;
 }
 
-int mrc_core_input(struct mrc_core *core, const struct mrc_pkt *pkt,
-		   u32 plane, bool ce)
+/* Count what mrc_core_input*() made of a packet; rearm the timer. */
+static int mrc_conn_input_done(struct mrc_core *core, int reason)
 {
-	int reason = mrc_conn_admit(core, pkt, plane);
-
-	if (reason == MRC_DROP_NONE)
-		reason = mrc_conn_dispatch(core, pkt, plane, ce);
 	if (reason != MRC_DROP_NONE) {
 		if (reason > 0 && reason < MRC_DROP_MAX)
 			core->stats.drops[reason]++;
@@ -538,6 +534,27 @@ int mrc_core_input(struct mrc_core *core, const struct mrc_pkt *pkt,
 	if (core->state != MRC_CORE_ABORTED)
 		mrc_conn_rearm(core);
 	return reason;
+}
+
+int mrc_core_input(struct mrc_core *core, const struct mrc_pkt *pkt,
+		   u32 plane, bool ce)
+{
+	int reason = mrc_conn_admit(core, pkt, plane);
+
+	if (reason == MRC_DROP_NONE)
+		reason = mrc_conn_dispatch(core, pkt, plane, ce);
+	return mrc_conn_input_done(core, reason);
+}
+
+int mrc_core_input_trimmed(struct mrc_core *core, const struct mrc_pkt *pkt,
+			   u32 plane)
+{
+	int reason = mrc_conn_admit(core, pkt, plane);
+
+	if (reason == MRC_DROP_NONE)
+		reason = pkt->type == MRC_PKT_DATA ?
+			 mrc_recv_trimmed(core, pkt, plane) : MRC_DROP_TYPE;
+	return mrc_conn_input_done(core, reason);
 }
 
 void mrc_core_on_timer(struct mrc_core *core)

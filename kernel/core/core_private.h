@@ -358,6 +358,8 @@ int mrc_recv_data(struct mrc_core *core, const struct mrc_pkt *pkt,
 		  u32 plane, bool ce);
 int mrc_recv_fin(struct mrc_core *core, const struct mrc_pkt *pkt,
 		 u32 plane);
+int mrc_recv_trimmed(struct mrc_core *core, const struct mrc_pkt *pkt,
+		     u32 plane);
 void mrc_recv_deliver(struct mrc_core *core);
 void mrc_recv_send_sack(struct mrc_core *core, u32 plane, bool fin_ack);
 u32 mrc_recv_rwnd(const struct mrc_core *core);

@@ -204,6 +204,7 @@ struct mrc_core_stats {
 	u64	acked_bytes;		/* our payload the peer acknowledged */
 	u64	sacks_tx, sacks_rx;
 	u64	nacks_tx, nacks_rx;
+	u64	trimmed_rx;		/* trimmed DATA answered with a NACK */
 	u64	ce_rx;			/* CE-marked DATA received */
 	u64	ce_echoed;		/* our DATA the peer saw CE on */
 	u64	probes_tx, probe_replies_rx;
@@ -275,6 +276,15 @@ int mrc_core_accept(struct mrc_core *core, const struct mrc_pkt *syn,
  */
 int mrc_core_input(struct mrc_core *core, const struct mrc_pkt *pkt,
 		   u32 plane, bool ce);
+/*
+ * mrc_core_input_trimmed - a DATA packet for this core whose payload a
+ * switch trimmed off (parsed with mrc_wire_parse_trimmed()), received on
+ * our plane @plane: answered with a NACK of reason MRC_NACK_TRIMMED (or
+ * a SACK if that PSN is already here), so the sender resends it at once.
+ * Return: as mrc_core_input().
+ */
+int mrc_core_input_trimmed(struct mrc_core *core, const struct mrc_pkt *pkt,
+			   u32 plane);
 
 /*
  * mrc_core_send - queue @len bytes for sending; @fill copies them into

@@ -3,7 +3,8 @@
  * Receive side of the protocol core: placing DATA in a PSN-indexed ring in
  * any order (the ring grows on demand up to the PSN window), duplicate
  * suppression, in-order delivery, SACK generation (immediate or delayed
- * and batched), NACKs, the advertised window and the peer's FIN.
+ * and batched), NACKs (for refused and for trimmed DATA), the advertised
+ * window and the peer's FIN.
  *
  * A SACK's trig_psn is the PSN of the DATA that triggered it, or
  * cum_psn - 1 when it answers no particular packet (delayed timer after
@@ -345,6 +346,44 @@ int mrc_recv_data(struct mrc_core *core, const struct mrc_pkt *pkt,
 		mrc_recv_send_sack(core, plane, false);
 	else if (!core->ack_due_us)
 		core->ack_due_us = mrc_now(core) + core->ack_delay_us;
+	return MRC_DROP_NONE;
+}
+
+/*
+ * A switch cut this DATA packet's payload instead of dropping it (packet
+ * trimming): answer at once with a TRIMMED NACK, so the sender resends
+ * the PSN now and rests the EV (ack.c) instead of waiting for a SACK gap
+ * or the RTO. The packet carries no data, so nothing is stored.
+ * Return: drop reason (MRC_DROP_NONE: the NACK went out).
+ */
+int mrc_recv_trimmed(struct mrc_core *core, const struct mrc_pkt *pkt,
+		     u32 plane)
+{
+	u32 psn = pkt->data.psn;
+	s32 off;
+
+	if (core->state == MRC_CORE_SYN_SENT)
+		return MRC_DROP_STATE;
+	if (!!(pkt->flags & MRC_F_PSN24) != core->psn24)
+		return MRC_DROP_MALFORMED;
+	off = mrc_diff(core, core->rcv_nxt, psn);
+	if (off < 0 || mrc_recv_held(core, psn)) {
+		/* A whole copy is here: the sender only lacks the SACK. */
+		core->stats.dup_pkts++;
+		mrc_recv_note_trigger(core, pkt, plane, false);
+		mrc_recv_send_sack(core, plane, false);
+		return MRC_DROP_DUPLICATE;
+	}
+	if (core->peer_fin || !mrc_conn_can_rcv_data(core))
+		return MRC_DROP_STATE;
+	if ((u32)mrc_diff(core, core->rcv_dlv, psn) >= core->rq_cap) {
+		/* As mrc_recv_place(): resending it would be refused again. */
+		mrc_recv_send_nack(core, pkt, plane,
+				   MRC_NACK_PSN_OUT_OF_WINDOW);
+		return MRC_DROP_PSN_WINDOW;
+	}
+	core->stats.trimmed_rx++;
+	mrc_recv_send_nack(core, pkt, plane, MRC_NACK_TRIMMED);
 	return MRC_DROP_NONE;
 }
 

@@ -4,6 +4,8 @@
  * and decodes one UDP payload into a struct mrc_pkt, mrc_wire_build() encodes
  * one. Both run the same semantic checks (mrc_wire_check()), so the builder
  * never emits a packet that a peer's parser would drop.
+ * mrc_wire_parse_trimmed() reads what is left of a DATA packet whose
+ * payload a switch cut off (packet trimming).
  */
 #include "wire.h"
 
@@ -278,6 +280,15 @@ static int mrc_wire_get_syn(const u8 *b, u32 body_len,
 	return MRC_DROP_NONE;
 }
 
+static void mrc_wire_get_hdr(const u8 *b, struct mrc_pkt *pkt)
+{
+	pkt->type = WIRE_GET8(b, mrc_hdr, ver_type) & 0xf;
+	pkt->flags = WIRE_GET8(b, mrc_hdr, flags);
+	pkt->dst_token = WIRE_GET32(b, mrc_hdr, dst_token);
+	pkt->src_token = WIRE_GET32(b, mrc_hdr, src_token);
+	pkt->ev = WIRE_GET32(b, mrc_hdr, ev);
+}
+
 /* Decode @body (length already checked against the type's fixed size). */
 static int mrc_wire_get_body(const u8 *b, u32 body_len, struct mrc_pkt *pkt)
 {
@@ -337,15 +348,41 @@ int mrc_wire_parse(const void *buf, u32 len, struct mrc_pkt *pkt)
 	if (body_len < mrc_wire_body_size[ver_type & 0xf])
 		return MRC_DROP_SHORT;
 
-	pkt->type = ver_type & 0xf;
-	pkt->flags = WIRE_GET8(b, mrc_hdr, flags);
-	pkt->dst_token = WIRE_GET32(b, mrc_hdr, dst_token);
-	pkt->src_token = WIRE_GET32(b, mrc_hdr, src_token);
-	pkt->ev = WIRE_GET32(b, mrc_hdr, ev);
+	mrc_wire_get_hdr(b, pkt);
 	ret = mrc_wire_get_body(b + sizeof(struct mrc_hdr), body_len, pkt);
 	if (ret)
 		return ret;
 	return mrc_wire_check(pkt);
+}
+
+int mrc_wire_parse_trimmed(const void *buf, u32 len, struct mrc_pkt *pkt)
+{
+	const u8 *b = buf;
+	u8 ver_type;
+	int ret;
+
+	if (len < sizeof(struct mrc_hdr) + sizeof(struct mrc_data))
+		return MRC_DROP_SHORT;
+	ver_type = WIRE_GET8(b, mrc_hdr, ver_type);
+	if ((ver_type >> 4) != MRC_WIRE_VERSION)
+		return MRC_DROP_VERSION;
+	if ((ver_type & 0xf) != MRC_PKT_DATA)
+		return MRC_DROP_TYPE;
+	/* body_len still counts the payload the switch cut: there was one */
+	if (WIRE_GET16(b, mrc_hdr, body_len) <= sizeof(struct mrc_data))
+		return MRC_DROP_MALFORMED;
+
+	mrc_wire_get_hdr(b, pkt);
+	mrc_wire_get_data(b + sizeof(struct mrc_hdr), &pkt->data);
+	pkt->payload = NULL;
+	pkt->payload_len = 0;
+	ret = mrc_wire_check_tokens(pkt);
+	if (ret)
+		return ret;
+	if (!mrc_wire_psn_ok(pkt, pkt->data.psn) ||
+	    !mrc_wire_plane_id_ok(pkt->data.plane))
+		return MRC_DROP_MALFORMED;
+	return MRC_DROP_NONE;
 }
 
 static void mrc_wire_put_data(const struct mrc_pkt_data *data, u8 *b)

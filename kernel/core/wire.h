@@ -124,6 +124,16 @@ struct mrc_pkt {
 int mrc_wire_parse(const void *buf, u32 len, struct mrc_pkt *pkt);
 
 /*
+ * mrc_wire_parse_trimmed - decode a DATA packet whose payload a switch
+ * trimmed off instead of dropping the packet (the fabric marks it so, e.g.
+ * by DSCP; this parser does not look). The header and DATA body must be
+ * whole; body_len still counts the payload that was cut, bytes past the
+ * body are ignored, and @pkt gets no payload (payload_len 0).
+ * Return: MRC_DROP_NONE (0) and *@pkt filled, or the drop reason.
+ */
+int mrc_wire_parse_trimmed(const void *buf, u32 len, struct mrc_pkt *pkt);
+
+/*
  * mrc_wire_build - encode @pkt's header and body (not the payload; its
  * length is taken from @pkt->payload_len for body_len) into @buf.
  * Return: bytes written, or 0 if @buflen is too small or @pkt is invalid.
