@@ -233,7 +233,13 @@ blackhole() {
 			"$work/mrcd.log" | head -1)
 		silence=$(sed -n 's/.*since_ack_ms=\([0-9]*\).*/\1/p' <<< "$alarm_line")
 		alarm_ms=$(sed -n 's/.*unix_ms=\([0-9]*\).*/\1/p' <<< "$alarm_line")
-		echo "# fault to reaction: plane 2 silent ${silence:-?} ms when the eBPF alarm went out, mrcd acted $((t1 - ${alarm_ms:-t1})) ms later; $react ms after the netem command started (it took $(((t_in_place - t0) / 1000000)) ms)"
+		if [ -n "$alarm_line" ]; then
+			echo "# fault to reaction: plane 2 silent ${silence:-?} ms when the eBPF alarm went out, mrcd acted $((t1 - alarm_ms)) ms later; $react ms after the netem command started (it took $(((t_in_place - t0) / 1000000)) ms)"
+		else
+			# The module's failover came first: its ASSUMED_BAD
+			# verdicts (debug-level alarms) were mrcd's witnesses.
+			echo "# fault to reaction: mrcd acted on the module's ASSUMED_BAD verdicts $react ms after the netem command started (it took $(((t_in_place - t0) / 1000000)) ms)"
+		fi
 	fi
 	sleep 2
 	topo_unshape 2

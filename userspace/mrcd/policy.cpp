@@ -100,9 +100,12 @@ bool Policy::Suppressed(const PlaneTrack& track, MonoTime when) {
 
 std::vector<Action> Policy::OnAlarm(const Alarm& alarm) {
   counters_.alarms[mrc::AlarmKindName(alarm.kind)]++;
-  if (alarm.kind == MRC_TM_ALARM_EV_STATE) {
+  const bool module_verdict = alarm.kind == MRC_TM_ALARM_EV_STATE;
+  if (module_verdict) {
     OnPathState(alarm.conn, alarm.ev, alarm.plane, static_cast<mrc::EvState>(alarm.state));
-    return {};
+    if (static_cast<mrc::EvState>(alarm.state) != mrc::EvState::kAssumedBad) {
+      return {};
+    }
   }
   const MonoTime when = FromKtimeNs(alarm.time_ns);
   PlaneTrack& track = Track(alarm.plane);
@@ -111,6 +114,14 @@ std::vector<Action> Policy::OnAlarm(const Alarm& alarm) {
     return {};
   }
   std::vector<Action> actions;
+  if (module_verdict) {
+    // The module gave up on the path itself (losses in a row or a
+    // timeout): as good a witness against the plane as a loss burst, and
+    // often the only one, since the path then stops carrying the data
+    // that would have made a burst.
+    Suspect(alarm.plane, track, alarm, when, actions);
+    return actions;
+  }
   if (alarm.kind == MRC_TM_ALARM_PLANE_LOSS_BURST) {
     // The eBPF side already saw the whole plane go dark.
     if (!track.in_incident) {
@@ -219,10 +230,14 @@ void Policy::OnPathState(std::uint32_t conn, std::uint32_t ev, std::uint32_t pla
                          mrc::EvState state) {
   const PathKey key{conn, ev};
   if (state == mrc::EvState::kGood) {
-    bad_paths_.erase(key);
     PlaneTrack& track = Track(plane);
     track.suspects.erase(key);
-    track.in_incident = false;  // the plane carries traffic again
+    // Only a path back from ASSUMED_BAD (a probe was answered) shows the
+    // plane carries traffic again; one back from SKIP (an ECN echo) says
+    // nothing about a plane that has gone dark since.
+    if (bad_paths_.erase(key) != 0) {
+      track.in_incident = false;
+    }
   } else if (state == mrc::EvState::kAssumedBad) {
     bad_paths_.emplace(key, plane);  // the module did it already
   }

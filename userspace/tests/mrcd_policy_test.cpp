@@ -56,8 +56,10 @@ std::vector<Action> Incident(Policy& policy, std::uint32_t plane, std::int64_t m
   return actions;
 }
 
-// The module reports a path of `plane` GOOD: the plane works again.
+// The module reports an ASSUMED_BAD path of `plane` GOOD again (a probe
+// was answered): the plane works again.
 void Recover(Policy& policy, std::uint32_t plane) {
+  policy.OnPathState(1, 1, plane, mrc::EvState::kAssumedBad);
   policy.OnPathState(1, 1, plane, mrc::EvState::kGood);
 }
 
@@ -97,6 +99,55 @@ TEST(MrcdPolicy, PathTheModuleMarkedBadIsNotMarkedAgain) {
   policy.set_planes({0, 1, 2, 3});
   policy.OnPathState(5, 7, 1, mrc::EvState::kAssumedBad);
   EXPECT_TRUE(policy.OnAlarm(PathAlarm(5, 7, 1, 0)).empty());
+}
+
+Alarm ModuleVerdict(std::uint32_t conn, std::uint32_t ev, std::uint32_t plane, std::int64_t ms,
+                    std::uint8_t state = MRC_EV_ASSUMED_BAD) {
+  Alarm alarm = PathAlarm(conn, ev, plane, ms, MRC_TM_ALARM_EV_STATE);
+  alarm.state = state;
+  return alarm;
+}
+
+// The module's own failover can win the race against the loss detector:
+// its ASSUMED_BAD verdicts then are the only witnesses against the plane.
+TEST(MrcdPolicy, PathsTheModuleGaveUpOnFailThePlane) {
+  Policy policy(TestDetect());
+  policy.set_planes({0, 1, 2, 3});
+  EXPECT_TRUE(policy.OnAlarm(ModuleVerdict(1, 10, 2, 0)).empty());
+  EXPECT_EQ(Kinds(policy.OnAlarm(ModuleVerdict(2, 20, 2, 300))),
+            std::vector<ActionKind>{ActionKind::kPlaneBad});
+  // The same path again, or one the daemon itself marked, is no news.
+  EXPECT_TRUE(policy.OnAlarm(ModuleVerdict(2, 20, 2, 400)).empty());
+}
+
+TEST(MrcdPolicy, ModuleVerdictsFarApartOrGoodDoNotFailThePlane) {
+  Policy policy(TestDetect());
+  policy.set_planes({0, 1, 2, 3});
+  EXPECT_TRUE(policy.OnAlarm(ModuleVerdict(1, 10, 2, 0)).empty());
+  EXPECT_TRUE(policy.OnAlarm(ModuleVerdict(2, 20, 2, 0, MRC_EV_GOOD)).empty());
+  EXPECT_TRUE(policy.OnAlarm(ModuleVerdict(2, 20, 2, 100, MRC_EV_SKIP)).empty());
+  EXPECT_TRUE(policy.OnAlarm(ModuleVerdict(3, 30, 2, 5000)).empty());
+  // Nor one on another plane.
+  EXPECT_TRUE(policy.OnAlarm(ModuleVerdict(4, 40, 1, 5001)).empty());
+}
+
+// An EV leaving SKIP (an ECN echo) on a plane that has since gone dark
+// must not end the incident: that would fail the plane again and again.
+TEST(MrcdPolicy, PathBackFromSkipDoesNotEndTheIncident) {
+  Policy policy(TestDetect());
+  policy.set_planes({0, 1, 2, 3});
+  EXPECT_TRUE(policy.OnAlarm(ModuleVerdict(1, 10, 2, 0)).empty());
+  EXPECT_EQ(Kinds(policy.OnAlarm(ModuleVerdict(2, 20, 2, 1))),
+            std::vector<ActionKind>{ActionKind::kPlaneBad});
+  EXPECT_TRUE(policy.OnAlarm(ModuleVerdict(3, 30, 2, 2, MRC_EV_GOOD)).empty());
+  EXPECT_TRUE(policy.OnAlarm(ModuleVerdict(4, 40, 2, 3)).empty());
+  EXPECT_TRUE(policy.OnAlarm(ModuleVerdict(5, 50, 2, 4)).empty());
+  // A probe answered on a path that was bad: the plane is back, and a
+  // new failure is a new incident.
+  EXPECT_TRUE(policy.OnAlarm(ModuleVerdict(1, 10, 2, 5, MRC_EV_GOOD)).empty());
+  EXPECT_TRUE(policy.OnAlarm(ModuleVerdict(6, 60, 2, 2000)).empty());
+  EXPECT_EQ(Kinds(policy.OnAlarm(ModuleVerdict(7, 70, 2, 2001))),
+            std::vector<ActionKind>{ActionKind::kPlaneBad});
 }
 
 TEST(MrcdPolicy, TwoPathsOfAPlaneWithinTheWindowFailThePlane) {
