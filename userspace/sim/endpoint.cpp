@@ -6,6 +6,7 @@
 
 #include "pattern.hpp"
 #include "sim.hpp"
+#include "tracer.hpp"
 
 namespace mrc_sim {
 namespace {
@@ -51,8 +52,10 @@ void EnvNotify(void* ctx, mrc_core_note note, uint32_t arg) {
     case MRC_NOTE_ERROR:
       ep.error = static_cast<int>(arg);
       break;
-    case MRC_NOTE_WRITABLE:
     case MRC_NOTE_EV_STATE:
+      if (Tracer* t = ep.sim->tracer(); t != nullptr) t->EvState(ep, arg, ep.sim->engine().now());
+      break;
+    case MRC_NOTE_WRITABLE:
     case MRC_NOTE_PLANE_STATE:
       break;
   }
@@ -70,6 +73,11 @@ void EnvFree(void* /*ctx*/, void* ptr) {
 
 uint32_t EnvRandom(void* ctx) { return Ep(ctx).rng.Next32(); }
 
+void EnvTrace(void* ctx, mrc_core_trace point, const mrc_core_trace_info* info) {
+  Endpoint& ep = Ep(ctx);
+  ep.sim->tracer()->Point(ep, point, *info, ep.sim->engine().now());
+}
+
 }  // namespace
 
 const mrc_core_env_ops Endpoint::kOps = {
@@ -83,5 +91,22 @@ const mrc_core_env_ops Endpoint::kOps = {
     .free = EnvFree,
     .random = EnvRandom,
 };
+
+// Only a traced run pays for the tracepoints' calls.
+const mrc_core_env_ops Endpoint::kTracedOps = {
+    .now_us = EnvNow,
+    .timer_arm = EnvTimerArm,
+    .xmit = EnvXmit,
+    .deliver = EnvDeliver,
+    .notify = EnvNotify,
+    .trace = EnvTrace,
+    .alloc = EnvAlloc,
+    .free = EnvFree,
+    .random = EnvRandom,
+};
+
+mrc_core_env Endpoint::Env() {
+  return mrc_core_env{sim->tracer() != nullptr ? &kTracedOps : &kOps, this};
+}
 
 }  // namespace mrc_sim

@@ -31,7 +31,8 @@ struct Endpoint {
   Endpoint(Sim* s, uint32_t i, uint64_t seed) : sim(s), id(i), rng(seed, 0xe9000000ULL + i) {}
 
   static const mrc_core_env_ops kOps;
-  mrc_core_env Env() { return mrc_core_env{&kOps, this}; }
+  static const mrc_core_env_ops kTracedOps;  // kOps and the tracepoints
+  mrc_core_env Env();
 
   Sim* sim;
   uint32_t id;

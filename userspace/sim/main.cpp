@@ -14,12 +14,13 @@
 #include "report.hpp"
 #include "scenario.hpp"
 #include "sim.hpp"
+#include "tracer.hpp"
 
 namespace {
 
 void Usage() {
   std::cerr << "usage: mrc-netsim --scenario NAME [--seed N] [--hosts H] [--planes P]\n"
-               "                  [--msg-size BYTES] [--json OUT] [--trace OUT]\n"
+               "                  [--msg-size BYTES] [--json OUT] [--trace OUT] [--events OUT]\n"
                "       mrc-netsim --list\n";
 }
 
@@ -39,6 +40,7 @@ struct Options {
   uint64_t msg_bytes = 0;
   std::string json;
   std::string trace;
+  std::string events;
   bool list = false;
 };
 
@@ -63,6 +65,8 @@ std::optional<Options> Parse(int argc, char** argv) {
       o.json = v;
     } else if (a == "--trace") {
       o.trace = v;
+    } else if (a == "--events") {
+      o.events = v;
     } else if (a == "--seed") {
       const auto n = Number<uint64_t>(v);
       ok = n.has_value();
@@ -119,16 +123,25 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (opt->msg_bytes != 0) cfg->workload.msg_bytes = opt->msg_bytes;
+  // --trace: the module's tracepoints and counters (tracer.hpp); --events:
+  // the engine's raw events, the very list the digest hashes.
   std::unique_ptr<std::FILE, FileCloser> trace;
-  if (!opt->trace.empty()) {
-    trace.reset(std::fopen(opt->trace.c_str(), "w"));
-    if (!trace) {
-      std::perror(opt->trace.c_str());
+  std::unique_ptr<std::FILE, FileCloser> events;
+  for (auto [path, file] : {std::pair{&opt->trace, &trace}, std::pair{&opt->events, &events}}) {
+    if (path->empty()) continue;
+    file->reset(std::fopen(path->c_str(), "w"));
+    if (!*file) {
+      std::perror(path->c_str());
       return 1;
     }
   }
   mrc_sim::Sim sim(*cfg);
-  sim.engine().set_trace(trace.get());
+  std::optional<mrc_sim::Tracer> tracer;
+  if (trace) {
+    tracer.emplace(trace.get());
+    sim.set_tracer(&*tracer);
+  }
+  sim.engine().set_trace(events.get());
   const auto t0 = std::chrono::steady_clock::now();
   sim.Run();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

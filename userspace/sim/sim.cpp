@@ -7,6 +7,7 @@
 
 #include "kinds.hpp"
 #include "pattern.hpp"
+#include "tracer.hpp"
 #include "wire.h"
 
 // struct mrc_pkt is the C union the kernel shares; its members are the API.
@@ -139,6 +140,7 @@ void Sim::EndFlow(uint32_t fi) {
           f.bad_evs++;
       }
     }
+    if (tracer_ != nullptr) tracer_->ConnEnd(*ep, engine_.now());
     // Swap-remove from the live list (deterministic: same order each run).
     const size_t pos = ep->live_pos;
     live_[pos] = live_.back();
@@ -287,6 +289,7 @@ void Sim::OnAction(uint32_t idx) {
   const Action& a = cfg_.actions[idx];
   const uint32_t p = a.plane;
   last_action_ = engine_.now();
+  if (tracer_ != nullptr) tracer_->Fault(a, engine_.now());
   switch (a.kind) {
     case ActKind::kLinkDown:
     case ActKind::kLinkUp:
@@ -324,6 +327,7 @@ void Sim::OnAction(uint32_t idx) {
       uint8_t& seen = plane_up_[static_cast<size_t>(h) * planes + q];
       if (static_cast<bool>(seen) == up) continue;
       seen = up ? 1 : 0;
+      if (tracer_ != nullptr) tracer_->Carrier(h, q, up, engine_.now());
       for (uint32_t id : live_) {
         Endpoint& ep = *eps_[id];
         if (ep.host == h && ep.core != nullptr) mrc_core_plane_update(ep.core.get(), q, up);
@@ -385,6 +389,7 @@ void Sim::Run() {
       f.finished = false;
     }
   }
+  if (tracer_ != nullptr) tracer_->RunEnd(engine_.now());
   Summarise();
 }
 

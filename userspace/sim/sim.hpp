@@ -20,6 +20,8 @@
 
 namespace mrc_sim {
 
+class Tracer;
+
 // What a flow's connection counted, kept small: a run holds a million.
 struct FlowStats {
   uint32_t retx_pkts = 0;
@@ -95,6 +97,9 @@ class Sim {
     hook_ = std::move(fn);
     hook_every_ = every;
   }
+  // The --trace writer (tracer.hpp); nullptr: no trace. Set before Run().
+  void set_tracer(Tracer* t) { tracer_ = t; }
+  Tracer* tracer() const { return tracer_; }
   // Live endpoints (nullptr once their flow ended).
   const std::vector<std::unique_ptr<Endpoint>>& endpoints() const { return eps_; }
 
@@ -134,6 +139,7 @@ class Sim {
   Time last_action_ = 0;
   RunTotals totals_;
   std::function<void(Sim&)> hook_;
+  Tracer* tracer_ = nullptr;
   Time hook_every_ = 0;
   Time hook_next_ = 0;
 };
