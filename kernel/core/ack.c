@@ -46,12 +46,15 @@ void mrc_ack_rtt_sample(struct mrc_core *core, u32 rtt)
 /*
  * How long after its transmission @seg may still be on its way: its EV's
  * smoothed RTT (planes and routes differ; else its plane's) plus a quarter
- * and the peer's possible ACK delay; an RTO while the plane is unknown.
+ * and the peer's possible ACK delay, taken to be ours (both ends get it
+ * from the same profile; a peer that delays longer shows up as needless
+ * retransmissions, which widen the window); an RTO while the plane is
+ * unknown.
  */
 static u64 mrc_ack_wait_for(const struct mrc_core *core, u32 rtt)
 {
 	return (u64)rtt + (u64)(rtt / 4) * (1 + core->reo_steps) +
-	       MRC_CORE_REORDER_SLACK_US;
+	       core->ack_delay_us + MRC_CORE_REORDER_MARGIN_US;
 }
 
 static u64 mrc_ack_reorder_wait(const struct mrc_core *core,

@@ -36,8 +36,13 @@ extern "C" {
 #define MRC_CORE_MIN_RING		64
 /* A PSN is lost once a packet sent this many transmissions later is acked. */
 #define MRC_CORE_REORDER_PKTS		3
-/* Extra wait before a reordered packet is called lost (ACK delay). */
-#define MRC_CORE_REORDER_SLACK_US	250
+/*
+ * Extra wait before a reordered packet is called lost, on top of the
+ * ACK delay: 200 + 50 with the default timer. It scales with the ACK
+ * delay so that a fabric tuned to microseconds (ack_delay_us 20, RTO
+ * min 200) sees fast retransmit come before the RTO, not after it.
+ */
+#define MRC_CORE_REORDER_MARGIN_US	50
 #define MRC_CORE_REORDER_MAX_STEPS	16
 /* Losses in a row (no ACK between) on one EV that make it ASSUMED_BAD. */
 #define MRC_EV_BAD_LOSSES		2

@@ -85,6 +85,30 @@ TEST_P(CoreLoss, RandomLossRecovered) {
 
 INSTANTIATE_TEST_SUITE_P(Rates, CoreLoss, ::testing::Values(0.01, 0.05));
 
+// A fabric tuned to microseconds (the simulator's settings: RTO min
+// 200 us, ACK delay 20 us, 5 us one way): a lost packet is found by the
+// reordering rule, well before the RTO. With a fixed 250 us reorder slack
+// the RTO (200 us) came first every time.
+TEST(CoreTransfer, MicrosecondFabricRecoversByFastRetransmit) {
+  Net net(11);
+  net.Setup(4);
+  for (Endpoint* e : {&net.a, &net.b}) {
+    e->cfg.rto_min_us = 200;
+    e->cfg.rto_init_us = 1000;
+    e->cfg.ack_delay_us = 20;
+    e->cfg.probe_interval_us = 200;
+  }
+  for (auto& p : net.planes) {
+    p.delay_us = 5;
+    p.loss = 0.01;
+  }
+  ASSERT_TRUE(Transfer(net, kMiB));
+  ExpectIntact(net);
+  const mrc_core_stats st = net.a.Stats();
+  EXPECT_GT(st.fast_retx, 0U);
+  EXPECT_GT(st.fast_retx, 4 * st.rto_count) << "RTOs " << st.rto_count;
+}
+
 TEST(CoreTransfer, Reordering) {
   Net net(3);
   net.Setup(2);
