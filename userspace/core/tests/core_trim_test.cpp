@@ -43,8 +43,7 @@ TEST(WireTrimmed, HeaderOfTrimmedDataParses) {
   mrc_pkt out{};
   // The whole-packet parser refuses it: body_len counts 4096 bytes more.
   EXPECT_EQ(mrc_wire_parse(b.data(), static_cast<uint32_t>(b.size()), &out), MRC_DROP_LENGTH);
-  ASSERT_EQ(mrc_wire_parse_trimmed(b.data(), static_cast<uint32_t>(b.size()), &out),
-            MRC_DROP_NONE);
+  ASSERT_EQ(mrc_wire_parse_trimmed(b.data(), static_cast<uint32_t>(b.size()), &out), MRC_DROP_NONE);
   EXPECT_EQ(out.type, MRC_PKT_DATA);
   EXPECT_EQ(out.data.psn, 1234U);
   EXPECT_EQ(out.data.tsval, 77U);
