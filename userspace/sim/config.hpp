@@ -12,12 +12,19 @@
 
 namespace mrc_sim {
 
-enum class WorkloadKind : uint8_t { kPermutation, kAllToAll };
+enum class WorkloadKind : uint8_t {
+  kPermutation,    // every host one message to another (a random derangement)
+  kAllToAll,       // every host one message to every other
+  kIncast,         // `senders` hosts one message each to host 0, all at once
+  kAllReduceRing,  // ring all-reduce of msg_bytes: 2(H-1) steps of msg_bytes/H
+};
 
 struct WorkloadCfg {
   WorkloadKind kind = WorkloadKind::kPermutation;
   uint64_t msg_bytes = 1024 * 1024;  // one message = one stream transfer
+                                     // (all-reduce: the buffer reduced)
   uint32_t window = 4;               // flows a host has open at once
+  uint32_t senders = 0;              // incast: hosts 1..senders (0: all)
   Time start = 10 * kUs;
 };
 
@@ -44,6 +51,20 @@ struct Action {
   uint32_t ppm = 0;
 };
 
+// A link that goes down and comes back `count` times: down at
+// at + i * period for down_for. The run turns it into plain down/up
+// actions (ExpandFlaps()).
+struct Flap {
+  Time at = 0;
+  Time period = 0;
+  Time down_for = 0;
+  uint32_t count = 0;
+  bool host_link = false;  // host a's access link, else leaf a <-> spine b
+  uint32_t plane = 0;
+  uint32_t a = 0;
+  uint32_t b = 0;
+};
+
 // Core parameters for a datacenter fabric (the kernel's defaults are for
 // real networks with millisecond timers).
 struct CoreCfg {
@@ -66,7 +87,11 @@ struct SimCfg {
   WorkloadCfg workload;
   CoreCfg core;
   std::vector<Action> actions;
+  std::vector<Flap> flaps;
   Time max_time = 10ULL * 1000 * kMs;  // give up (flows left are unfinished)
 };
+
+// Append each flap's down/up actions to c.actions and clear c.flaps.
+void ExpandFlaps(SimCfg& c);
 
 }  // namespace mrc_sim

@@ -2,9 +2,22 @@
 // Links, queues, ECMP and failures of fabric.hpp.
 #include "fabric.hpp"
 
+#include <linux/mrc_wire.h>
+
+#include <algorithm>
+
 #include "kinds.hpp"
 
 namespace mrc_sim {
+namespace {
+
+// What a switch leaves of a trimmed DATA packet: the MRC header and the
+// DATA body (PSN, tsval, plane), all the receiver needs for its NACK.
+constexpr size_t kTrimmedBytes = sizeof(mrc_hdr) + sizeof(mrc_data);
+
+Time TxTime(uint64_t bytes, uint32_t gbps) { return (bytes * 8 + gbps - 1) / gbps; }
+
+}  // namespace
 
 Fabric::Fabric(const FabricCfg& cfg, Engine& engine, PacketPool& pool, uint64_t seed)
     : cfg_(cfg), engine_(engine), pool_(pool), rng_(seed, 0xfab) {
@@ -34,7 +47,12 @@ Fabric::Fabric(const FabricCfg& cfg, Engine& engine, PacketPool& pool, uint64_t 
         d.to = l;
       }
     }
-    for (uint32_t i = 0; i < per_plane_; i++) links_[Base(p) + i].plane = static_cast<uint8_t>(p);
+    for (uint32_t i = 0; i < per_plane_; i++) {
+      Link& ln = links_[Base(p) + i];
+      ln.plane = static_cast<uint8_t>(p);
+      const bool host = ln.kind == LinkKind::kHostUp || ln.kind == LinkKind::kHostDown;
+      ln.gbps = host ? cfg_.gbps : cfg_.UplinkGbps();
+    }
   }
   leaf_up_.assign(static_cast<size_t>(cfg_.planes) * leaves_, 1);
   spine_up_.assign(static_cast<size_t>(cfg_.planes) * cfg_.spines, 1);
@@ -57,10 +75,19 @@ bool Fabric::Send(uint32_t link, uint32_t pkt) {
     pool_.Put(pkt);
     return false;
   }
+  if (pk.trimmed) return SendTrimmed(link, pkt);
   const Time busy = ln.busy_until > now ? ln.busy_until - now : 0;
-  const uint64_t backlog = busy * cfg_.gbps / 8;
-  const uint64_t cap = ln.kind == LinkKind::kHostUp ? cfg_.host_queue_bytes : cfg_.queue_bytes;
+  const uint64_t backlog = busy * ln.gbps / 8;
+  const bool host = ln.kind == LinkKind::kHostUp;
+  const uint64_t cap = host ? cfg_.host_queue_bytes : cfg_.queue_bytes;
   if (backlog + size > cap) {
+    // Trimming is a switch's: the NIC's own queue never trims.
+    if (cfg_.trim && !host && pk.ect && pk.bytes.size() > kTrimmedBytes) {
+      pk.bytes.resize(kTrimmedBytes);
+      pk.trimmed = true;
+      ln.st.trims++;
+      return SendTrimmed(link, pkt);
+    }
     ln.st.drops_queue++;
     pool_.Put(pkt);
     return false;
@@ -72,9 +99,35 @@ bool Fabric::Send(uint32_t link, uint32_t pkt) {
   }
   ln.st.tx_pkts++;
   ln.st.tx_bytes += size;
-  ln.busy_until = now + busy + (size * 8 + cfg_.gbps - 1) / cfg_.gbps;
+  ln.busy_until = now + busy + TxTime(size, ln.gbps);
   pk.link_gen = ln.gen;
   engine_.Schedule(ln.busy_until + cfg_.prop_ns, kEvArrive, link, pkt);
+  return true;
+}
+
+// A trimmed header goes out ahead of the queued data (strict priority,
+// as switches that trim do) from an allowance of its own, so that trimmed
+// packets are not dropped in turn. The data sent after it waits for its
+// serialisation; data already scheduled is not moved (a few ns), and the
+// packet on the wire is not pre-empted (counted as if it were).
+bool Fabric::SendTrimmed(uint32_t link, uint32_t pkt) {
+  Link& ln = links_[link];
+  Packet& pk = pool_[pkt];
+  const Time now = engine_.now();
+  const uint64_t size = pk.bytes.size() + cfg_.wire_overhead;
+  const Time busy = ln.prio_busy_until > now ? ln.prio_busy_until - now : 0;
+  if (busy * ln.gbps / 8 + size > cfg_.trim_queue_bytes) {
+    ln.st.drops_queue++;
+    pool_.Put(pkt);
+    return false;
+  }
+  const Time tx = TxTime(size, ln.gbps);
+  ln.prio_busy_until = now + busy + tx;
+  ln.busy_until = std::max(ln.busy_until, now) + tx;
+  ln.st.tx_pkts++;
+  ln.st.tx_bytes += size;
+  pk.link_gen = ln.gen;
+  engine_.Schedule(ln.prio_busy_until + cfg_.prop_ns, kEvArrive, link, pkt);
   return true;
 }
 
@@ -166,7 +219,9 @@ void Fabric::Refresh(uint32_t p) {
     if (ln.up && !up) {
       ln.gen++;  // what was queued or on the wire is lost
       ln.busy_until = now;
+      ln.prio_busy_until = now;
       ln.down_since = now;
+      ln.st.downs++;
     }
     ln.up = up;
     down += up ? 0 : 1;
@@ -197,6 +252,12 @@ void Fabric::SetHostPort(uint32_t h, uint32_t p, bool up) {
 uint64_t Fabric::drops() const {
   uint64_t n = 0;
   for (const Link& ln : links_) n += ln.st.drops_queue + ln.st.drops_down + ln.st.drops_gray;
+  return n;
+}
+
+uint64_t Fabric::trims() const {
+  uint64_t n = 0;
+  for (const Link& ln : links_) n += ln.st.trims;
   return n;
 }
 

@@ -5,7 +5,9 @@
 // EV) at each leaf over the spines it can use; and the failures a
 // scenario schedules (link down/up, switch down/up, gray loss, NIC port
 // down/up). A queue is the link's backlog: the time its transmitter stays
-// busy, so a packet costs one event per hop.
+// busy, so a packet costs one event per hop. With trimming on, a switch
+// queue that would tail-drop a DATA packet sends its header instead, ahead
+// of the queued data (strict priority, a small allowance of its own).
 #pragma once
 
 #include <cstdint>
@@ -22,7 +24,10 @@ struct FabricCfg {
   uint32_t planes = 4;
   uint32_t hosts_per_leaf = 16;
   uint32_t spines = 4;
-  uint32_t gbps = 100;                          // every link
+  uint32_t gbps = 100;                          // host links
+  uint32_t uplink_gbps = 0;                     // leaf-spine links (0: gbps); a leaf's
+                                                // oversubscription is hosts_per_leaf * gbps
+                                                // / (spines * uplink_gbps)
   Time prop_ns = 500;                           // every link
   uint32_t queue_bytes = 512 * 1024;            // switch egress queue
   uint32_t host_queue_bytes = 4 * 1024 * 1024;  // NIC transmit queue
@@ -30,6 +35,10 @@ struct FabricCfg {
   uint32_t wire_overhead = 66;                  // Ethernet + IP + UDP + preamble/IFG
   Time reroute_ns = 50 * kUs;                   // other leaves route around a dead
                                                 // spine downlink after this long
+  bool trim = false;                            // trim DATA instead of tail-dropping it
+  uint32_t trim_queue_bytes = 64 * 1024;        // trimmed headers a switch queue holds
+
+  uint32_t UplinkGbps() const { return uplink_gbps != 0 ? uplink_gbps : gbps; }
 };
 
 enum class LinkKind : uint8_t { kHostUp, kHostDown, kLeafUp, kSpineDown };
@@ -40,6 +49,8 @@ struct LinkStats {
   uint64_t drops_queue = 0;  // tail drop
   uint64_t drops_down = 0;   // link down (at send or in flight)
   uint64_t drops_gray = 0;   // silent random loss
+  uint64_t trims = 0;        // DATA sent on as its header instead of a tail drop
+  uint64_t downs = 0;        // times the link went down
   uint64_t ecn_marks = 0;
   uint64_t max_backlog = 0;  // bytes
 };
@@ -53,7 +64,9 @@ struct Link {
   bool up = true;  // admin and both ends up
   uint32_t gen = 0;
   uint32_t loss_ppm = 0;
+  uint32_t gbps = 0;
   Time busy_until = 0;
+  Time prio_busy_until = 0;  // trimmed headers, sent ahead of busy_until's data
   Time down_since = 0;
   LinkStats st;
 };
@@ -93,10 +106,12 @@ class Fabric {
   bool HostPlaneUp(uint32_t h, uint32_t p) const { return links_[HostUp(p, h)].up; }
 
   uint64_t drops() const;
+  uint64_t trims() const;
 
  private:
   uint32_t Base(uint32_t p) const { return p * per_plane_; }
   bool Send(uint32_t link, uint32_t pkt);
+  bool SendTrimmed(uint32_t link, uint32_t pkt);
   bool PickSpine(uint32_t p, uint32_t leaf, uint32_t dst_leaf, const Packet& pk, uint32_t& s);
   void Refresh(uint32_t p);
 

@@ -19,7 +19,7 @@
 namespace {
 
 void Usage() {
-  std::cerr << "usage: mrc-netsim --scenario NAME [--seed N] [--hosts H] [--planes P]\n"
+  std::cerr << "usage: mrc-netsim --scenario NAME|FILE [--seed N] [--hosts H] [--planes P]\n"
                "                  [--msg-size BYTES] [--json OUT] [--trace OUT] [--events OUT]\n"
                "       mrc-netsim --list\n";
 }
@@ -115,11 +115,11 @@ int main(int argc, char** argv) {
     for (const auto& s : mrc_sim::Scenarios()) std::cout << s.name << "\t" << s.what << "\n";
     return 0;
   }
-  auto cfg = mrc_sim::MakeScenario(opt->scenario, opt->seed, opt->hosts, opt->planes);
+  // A built-in's name, else a scenario file (README.md).
+  std::string err;
+  auto cfg = mrc_sim::ResolveScenario(opt->scenario, opt->seed, opt->hosts, opt->planes, err);
   if (!cfg) {
-    std::cerr << "mrc-netsim: scenario \"" << opt->scenario
-              << "\" is unknown, try \"mrc-netsim --list\"\n";
-    Usage();
+    std::cerr << "mrc-netsim: " << err << "\n";
     return 1;
   }
   if (opt->msg_bytes != 0) cfg->workload.msg_bytes = opt->msg_bytes;

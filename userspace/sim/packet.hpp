@@ -18,6 +18,7 @@ struct Packet {
   uint8_t plane = 0;
   bool ect = false;  // ECN-capable (DATA)
   bool ce = false;
+  bool trimmed = false;  // DATA whose payload a switch cut off
 };
 
 class PacketPool {
@@ -34,6 +35,7 @@ class PacketPool {
   void Put(uint32_t i) {
     slots_[i].bytes.clear();
     slots_[i].ce = false;
+    slots_[i].trimmed = false;
     free_.push_back(i);
   }
   Packet& operator[](uint32_t i) { return slots_[i]; }

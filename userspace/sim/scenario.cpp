@@ -21,6 +21,19 @@ const std::vector<ScenarioInfo>& Scenarios() {
       {"all-to-all-1k",
        "1024 hosts x 8 planes (32 leaves x 32 spines), 16 KiB all-to-all, 4 "
        "flows a host at once; spine 3 of plane 2 dies at 100 us"},
+      {"link-flap",
+       "16 hosts x 4 planes, 16 MiB permutation; leaf 0 <-> spine 1 of plane 0 flaps 5 times "
+       "(every 100 us, down 40 us) and host 5's plane-2 link 3 times (150 us, 60 us)"},
+      {"incast", "16 hosts x 4 planes, 15 hosts send 2 MiB each to host 0 at once, tail drop"},
+      {"trimming",
+       "the incast with 128 KiB switch queues that trim DATA instead of dropping it: "
+       "the receiver NACKs each trimmed packet and the sender resends it at once"},
+      {"allreduce-ring",
+       "8 hosts x 4 planes, ring all-reduce of 16 MiB: 14 steps of 2 MiB chunks, each step "
+       "sent once the previous one is received"},
+      {"oversubscribed",
+       "32 hosts x 2 planes, 8 hosts a leaf and 2 spines (4:1), 4 MiB permutation: the "
+       "spine links are the bottleneck"},
   };
   return list;
 }
@@ -34,7 +47,67 @@ void SetFabric(SimCfg& c, uint32_t hosts, uint32_t planes, uint32_t per_leaf, ui
   c.fabric.spines = spines;
 }
 
+void Incast(SimCfg& c, uint32_t hosts, uint32_t planes) {
+  SetFabric(c, hosts != 0 ? hosts : 16, planes != 0 ? planes : 4, 4, 4);
+  c.workload.kind = WorkloadKind::kIncast;
+  c.workload.msg_bytes = 2ULL << 20;
+}
+
+// The scenarios of issue 10's link flap, trimming, collectives and
+// oversubscription (MakeScenario() keeps the first ones as they were).
+bool MakeNewScenario(const std::string& name, SimCfg& c, uint32_t hosts, uint32_t planes) {
+  auto or_default = [](uint32_t v, uint32_t d) { return v != 0 ? v : d; };
+  if (name == "link-flap") {
+    SetFabric(c, or_default(hosts, 16), or_default(planes, 4), 4, 4);
+    c.workload.msg_bytes = 16ULL << 20;
+    c.flaps.push_back({.at = 50 * kUs,
+                       .period = 100 * kUs,
+                       .down_for = 40 * kUs,
+                       .count = 5,
+                       .plane = 0,
+                       .a = 0,
+                       .b = 1 % c.fabric.spines});
+    c.flaps.push_back({.at = 80 * kUs,
+                       .period = 150 * kUs,
+                       .down_for = 60 * kUs,
+                       .count = 3,
+                       .host_link = true,
+                       .plane = 2 % c.fabric.planes,
+                       .a = 5 % c.fabric.hosts});
+  } else if (name == "incast") {
+    Incast(c, hosts, planes);
+  } else if (name == "trimming") {
+    Incast(c, hosts, planes);
+    c.fabric.queue_bytes = 128 * 1024;
+    c.fabric.ecn_bytes = 32 * 1024;
+    c.fabric.trim = true;
+  } else if (name == "allreduce-ring") {
+    SetFabric(c, or_default(hosts, 8), or_default(planes, 4), 4, 4);
+    c.workload.kind = WorkloadKind::kAllReduceRing;
+    c.workload.msg_bytes = 16ULL << 20;
+  } else if (name == "oversubscribed") {
+    SetFabric(c, or_default(hosts, 32), or_default(planes, 2), 8, 2);
+    c.workload.msg_bytes = 4ULL << 20;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+void ExpandFlaps(SimCfg& c) {
+  for (const Flap& f : c.flaps) {
+    const ActKind down = f.host_link ? ActKind::kHostLinkDown : ActKind::kLinkDown;
+    const ActKind up = f.host_link ? ActKind::kHostLinkUp : ActKind::kLinkUp;
+    for (uint32_t i = 0; i < f.count; i++) {
+      const Time t = f.at + i * f.period;
+      c.actions.push_back({.at = t, .kind = down, .plane = f.plane, .a = f.a, .b = f.b});
+      c.actions.push_back({.at = t + f.down_for, .kind = up, .plane = f.plane, .a = f.a, .b = f.b});
+    }
+  }
+  c.flaps.clear();
+}
 
 std::optional<SimCfg> MakeScenario(const std::string& name, uint64_t seed, uint32_t hosts,
                                    uint32_t planes) {
@@ -76,7 +149,7 @@ std::optional<SimCfg> MakeScenario(const std::string& name, uint64_t seed, uint3
                          .kind = ActKind::kSpineDown,
                          .plane = 2 % c.fabric.planes,
                          .a = 3 % c.fabric.spines});
-  } else {
+  } else if (!MakeNewScenario(name, c, hosts, planes)) {
     return std::nullopt;
   }
   return c;

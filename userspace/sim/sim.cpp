@@ -17,10 +17,14 @@ namespace mrc_sim {
 
 Sim::Sim(const SimCfg& cfg) : cfg_(cfg), fabric_(cfg.fabric, engine_, pool_, cfg.seed) {
   const FabricCfg& fc = cfg_.fabric;
+  ExpandFlaps(cfg_);
   flows_ = MakeFlows(cfg_.workload, fc.hosts, cfg_.seed);
   queue_.resize(fc.hosts);
   next_.assign(fc.hosts, 0);
-  for (uint32_t f = 0; f < flows_.size(); f++) queue_[flows_[f].src].push_back(f);
+  // A flow that waits for another is started by it (Delivered()), not by
+  // its host's window.
+  for (uint32_t f = 0; f < flows_.size(); f++)
+    if (flows_[f].after == UINT32_MAX) queue_[flows_[f].src].push_back(f);
   plane_up_.assign(static_cast<size_t>(fc.hosts) * fc.planes, 1);
 }
 
@@ -119,6 +123,7 @@ void Sim::EndFlow(uint32_t fi) {
       mrc_core_stats k{};
       mrc_core_get_stats(ep->core.get(), &k);
       f.st.receiver_nacks_tx = static_cast<uint32_t>(k.nacks_tx);
+      f.st.receiver_trimmed = static_cast<uint32_t>(k.trimmed_rx);
       for (size_t r = 0; r < f.st.receiver_drops.size(); r++)
         f.st.receiver_drops[r] = static_cast<uint32_t>(k.drops[r]);
     }
@@ -204,6 +209,7 @@ int Sim::Xmit(Endpoint& ep, uint32_t plane, uint32_t ev, const void* hdr, uint32
   pk.plane = static_cast<uint8_t>(plane);
   pk.ect = payload_len != 0;
   pk.ce = false;
+  pk.trimmed = false;
   fabric_.SendFromHost(id);
   return 0;
 }
@@ -219,6 +225,7 @@ void Sim::Delivered(Endpoint& ep) {
   if (ep.rcvd >= ep.total && f.rx_done == 0) {
     f.rx_done = engine_.now();
     NextFlowOf(f.src);
+    if (f.then != UINT32_MAX) engine_.Schedule(engine_.now(), kEvFlowStart, f.then, 0);
   }
   WakeApp(ep);
 }
@@ -269,6 +276,11 @@ void Sim::OnPacket(uint32_t id) {
   Packet& pk = pool_[id];
   engine_.Mix(static_cast<uint64_t>(pk.bytes.size()) << 32 | pk.ev);
   Endpoint* ep = pk.dst_ep < eps_.size() ? eps_[pk.dst_ep].get() : nullptr;
+  if (pk.trimmed) {
+    if (ep != nullptr) OnTrimmed(*ep, pk);
+    pool_.Put(id);
+    return;
+  }
   mrc_pkt pkt{};
   if (ep != nullptr && mrc_wire_parse(pk.bytes.data(), static_cast<uint32_t>(pk.bytes.size()),
                                       &pkt) == MRC_DROP_NONE) {
@@ -283,6 +295,17 @@ void Sim::OnPacket(uint32_t id) {
     }
   }
   pool_.Put(id);
+}
+
+// What a switch left of a DATA packet: the receiving core NACKs it, as
+// the kernel would on a packet marked trimmed.
+void Sim::OnTrimmed(Endpoint& ep, const Packet& pk) {
+  if (ep.core == nullptr) return;
+  mrc_pkt pkt{};
+  const auto len = static_cast<uint32_t>(pk.bytes.size());
+  if (mrc_wire_parse_trimmed(pk.bytes.data(), len, &pkt) != MRC_DROP_NONE) return;
+  if (pkt.dst_token == mrc_core_token(ep.core.get()))
+    mrc_core_input_trimmed(ep.core.get(), &pkt, pk.plane);
 }
 
 void Sim::OnAction(uint32_t idx) {
@@ -395,11 +418,7 @@ void Sim::Run() {
 
 void Sim::Summarise() {
   RunTotals& t = totals_;
-  const FabricCfg& fc = cfg_.fabric;
-  std::vector<uint64_t> out(fc.hosts), in(fc.hosts);
   for (const Flow& f : flows_) {
-    out[f.src] += f.bytes;
-    in[f.dst] += f.bytes;
     if (f.finished && !f.failed && f.rx_done != 0)
       t.flows_done++;
     else if (f.failed)
@@ -413,12 +432,42 @@ void Sim::Summarise() {
     t.longest_stall_us = std::max<uint64_t>(t.longest_stall_us, f.st.longest_stall_us);
     t.end = std::max(t.end, f.rx_done);
   }
-  uint64_t busiest = 0;
-  for (uint32_t h = 0; h < fc.hosts; h++) busiest = std::max({busiest, out[h], in[h]});
-  // Line rate on every plane, payload only, plus one trip across the fabric.
-  t.ideal = cfg_.workload.start + busiest * 8 / (static_cast<uint64_t>(fc.planes) * fc.gbps) +
-            4 * fc.prop_ns;
+  t.ideal = IdealTime();
   t.drops = fabric_.drops();
+  t.trims = fabric_.trims();
+}
+
+// A lower bound on the completion time: the busiest host NIC, or the
+// busiest leaf's spine links for what leaves or enters that leaf (which
+// oversubscription makes the bottleneck), at line rate on every plane,
+// payload only, plus one trip across the fabric. A ring all-reduce's
+// steps wait for each other: each costs its chunk and a trip.
+Time Sim::IdealTime() const {
+  const FabricCfg& fc = cfg_.fabric;
+  const uint32_t leaves = fabric_.leaves();
+  std::vector<uint64_t> out(fc.hosts), in(fc.hosts), up(leaves), down(leaves);
+  for (const Flow& f : flows_) {
+    out[f.src] += f.bytes;
+    in[f.dst] += f.bytes;
+    const uint32_t ls = fabric_.LeafOf(f.src), ld = fabric_.LeafOf(f.dst);
+    if (ls != ld) {
+      up[ls] += f.bytes;
+      down[ld] += f.bytes;
+    }
+  }
+  uint64_t host = 0, leaf = 0;
+  for (uint32_t h = 0; h < fc.hosts; h++) host = std::max({host, out[h], in[h]});
+  for (uint32_t l = 0; l < leaves; l++) leaf = std::max({leaf, up[l], down[l]});
+  const uint64_t planes = fc.planes;
+  const Time trip = 4 * fc.prop_ns;
+  Time span =
+      std::max(host * 8 / (planes * fc.gbps), leaf * 8 / (planes * fc.spines * fc.UplinkGbps())) +
+      trip;
+  if (cfg_.workload.kind == WorkloadKind::kAllReduceRing && !flows_.empty()) {
+    const uint64_t steps = flows_.size() / fc.hosts;
+    span = std::max(span, steps * (flows_[0].bytes * 8 / (planes * fc.gbps) + trip));
+  }
+  return cfg_.workload.start + span;
 }
 
 }  // namespace mrc_sim

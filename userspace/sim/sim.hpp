@@ -33,6 +33,7 @@ struct FlowStats {
   uint32_t ev_state_changes = 0;
   uint32_t longest_stall_us = 0;
   uint32_t receiver_nacks_tx = 0;
+  uint32_t receiver_trimmed = 0;                        // trimmed DATA the receiver NACKed
   std::array<uint32_t, MRC_DROP_MAX> receiver_drops{};  // by enum mrc_drop_reason
 };
 
@@ -40,6 +41,8 @@ struct Flow {
   uint32_t src = 0;
   uint32_t dst = 0;
   uint64_t bytes = 0;
+  uint32_t after = UINT32_MAX;  // starts once this flow is received (else at once)
+  uint32_t then = UINT32_MAX;   // the flow that waits for this one
   uint32_t client_ep = UINT32_MAX;
   uint32_t server_ep = UINT32_MAX;
   Time start = 0;
@@ -64,9 +67,10 @@ struct RunTotals {
   uint64_t retx_pkts = 0;
   uint64_t rto = 0;
   uint64_t drops = 0;
+  uint64_t trims = 0;  // DATA packets trimmed by switches
   uint64_t longest_stall_us = 0;
   Time end = 0;    // last flow's rx_done
-  Time ideal = 0;  // the busiest NIC at line rate on every plane
+  Time ideal = 0;  // a lower bound: busiest NIC or leaf, ring steps (IdealTime())
   size_t peak_endpoints = 0;
   size_t peak_core_bytes = 0;
 };
@@ -116,6 +120,7 @@ class Sim {
   void OnTimer(uint32_t ep, Time t);
   void OnApp(uint32_t ep);
   void OnPacket(uint32_t pkt);
+  void OnTrimmed(Endpoint& ep, const Packet& pk);
   void OnAction(uint32_t idx);
   void StartFlow(uint32_t f);
   void EndFlow(uint32_t f);
@@ -123,6 +128,7 @@ class Sim {
   uint32_t NewEndpoint(uint32_t flow, bool client);
   void FillCfg(Endpoint& ep) const;
   void Summarise();
+  Time IdealTime() const;
 
   SimCfg cfg_;
   Engine engine_;

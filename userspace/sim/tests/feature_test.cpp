@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-2.0
+// The scenarios of link flaps, packet trimming, oversubscription, incast
+// and ring all-reduce, and scenario files: every byte once and in order
+// on a few seeds, and for each feature the evidence that it did what it
+// says (the link went down each time, trimmed packets were NACKed and
+// resent, a ring step waited for the one before, the spine links were
+// the bottleneck, a bad file names its bad key).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <numeric>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "scenario.hpp"
+#include "sim.hpp"
+
+namespace mrc_sim {
+namespace {
+
+SimCfg Cfg(const std::string& name, uint64_t seed) {
+  auto c = MakeScenario(name, seed, 0, 0);
+  EXPECT_TRUE(c.has_value()) << name;
+  return c.value_or(SimCfg{});
+}
+
+std::string Repro(const SimCfg& c) {
+  return "reproduce: mrc-netsim --scenario " + c.scenario + " --seed " + std::to_string(c.seed);
+}
+
+// Every flow finished, none failed, every byte checked against the pattern.
+void ExpectClean(const Sim& sim) {
+  SCOPED_TRACE(Repro(sim.cfg()));
+  ASSERT_FALSE(sim.flows().empty());
+  uint64_t want = 0;
+  for (const Flow& f : sim.flows()) {
+    EXPECT_TRUE(f.finished) << "flow " << f.src << "->" << f.dst << " unfinished";
+    EXPECT_FALSE(f.failed) << "flow " << f.src << "->" << f.dst << " failed, errno " << f.error;
+    EXPECT_FALSE(f.corrupt) << "flow " << f.src << "->" << f.dst
+                            << " delivered a byte twice, out of order or wrong";
+    EXPECT_EQ(f.received, f.bytes) << "flow " << f.src << "->" << f.dst;
+    want += f.bytes;
+  }
+  EXPECT_EQ(sim.totals().bytes, want);
+  EXPECT_EQ(sim.totals().flows_done, sim.flows().size());
+}
+
+class NewScenarios : public testing::TestWithParam<std::tuple<const char*, uint64_t>> {};
+
+TEST_P(NewScenarios, EveryByteOnceInOrderNoFailure) {
+  const auto [name, seed] = GetParam();
+  Sim sim(Cfg(name, seed));
+  sim.Run();
+  ExpectClean(sim);
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, NewScenarios,
+                         testing::Combine(testing::Values("link-flap", "incast", "trimming",
+                                                          "allreduce-ring", "oversubscribed"),
+                                          testing::Values(1, 2)));
+
+TEST(NewScenarios, SameSeedSameDigest) {
+  for (const char* name : {"trimming", "incast"}) {
+    auto digest = [&](uint64_t seed) {
+      Sim sim(Cfg(name, seed));
+      sim.Run();
+      return sim.engine().digest().Hex();
+    };
+    const std::string a = digest(5);
+    EXPECT_EQ(a, digest(5)) << name << " seed 5 ran two traces";
+    EXPECT_NE(a, digest(6)) << name << " seeds 5 and 6 ran the same trace";
+  }
+}
+
+// The flapping links went down as often as scheduled, lost what they
+// carried, and were seen down by a sampler in between.
+TEST(LinkFlap, LinksGoDownEveryTime) {
+  for (uint64_t seed : {3}) {
+    SimCfg cfg = Cfg("link-flap", seed);
+    SCOPED_TRACE(Repro(cfg));
+    ASSERT_EQ(cfg.flaps.size(), 2U);
+    const Flap spine = cfg.flaps[0];
+    const Flap host = cfg.flaps[1];
+    Sim sim(cfg);
+    EXPECT_EQ(sim.cfg().actions.size(), 2 * (spine.count + host.count));
+    EXPECT_TRUE(sim.cfg().flaps.empty());
+    const Fabric& fab = sim.fabric();
+    const uint32_t up_link = fab.LeafUp(spine.plane, spine.a, spine.b);
+    const uint32_t host_link = fab.HostUp(host.plane, host.a);
+    // Down periods a sampler saw (a new one each time it finds the link
+    // down after having seen it up).
+    uint32_t seen_spine = 0, seen_host = 0;
+    bool was_spine = true, was_host = true;
+    sim.set_hook(
+        [&](Sim& s) {
+          const bool su = s.fabric().links()[up_link].up;
+          const bool hu = s.fabric().links()[host_link].up;
+          seen_spine += was_spine && !su ? 1 : 0;
+          seen_host += was_host && !hu ? 1 : 0;
+          was_spine = su;
+          was_host = hu;
+        },
+        5 * kUs);
+    sim.Run();
+    ExpectClean(sim);
+    const auto& ls = fab.links();
+    EXPECT_EQ(ls[up_link].st.downs, spine.count);
+    EXPECT_EQ(ls[fab.SpineDown(spine.plane, spine.b, spine.a)].st.downs, spine.count);
+    EXPECT_EQ(ls[host_link].st.downs, host.count);
+    EXPECT_EQ(ls[fab.HostDown(host.plane, host.a)].st.downs, host.count);
+    EXPECT_EQ(seen_spine, spine.count);
+    EXPECT_EQ(seen_host, host.count);
+    EXPECT_TRUE(ls[up_link].up && ls[host_link].up) << "a flapping link stayed down";
+    // It carried traffic: each flap lost some, and the run still ended
+    // after the last flap was over.
+    uint64_t lost = 0;
+    for (const Link& l : ls) lost += l.st.drops_down;
+    EXPECT_GT(lost, 0U);
+    EXPECT_GT(sim.totals().end, host.at + (host.count - 1) * host.period + host.down_for);
+  }
+}
+
+uint64_t Sum(const Sim& sim, uint32_t FlowStats::*field) {
+  uint64_t n = 0;
+  for (const Flow& f : sim.flows()) n += f.st.*field;
+  return n;
+}
+
+// Trimming turns the incast's tail drops into NACKs: packets were
+// trimmed, the receivers NACKed them, the senders resent them at once
+// (no timeout) and nothing was dropped, trimmed headers included.
+TEST(Trimming, TrimmedPacketsAreNackedAndResent) {
+  for (uint64_t seed : {1, 2, 3}) {
+    SimCfg cfg = Cfg("trimming", seed);
+    SCOPED_TRACE(Repro(cfg));
+    ASSERT_TRUE(cfg.fabric.trim);
+    Sim sim(cfg);
+    sim.Run();
+    ExpectClean(sim);
+    const RunTotals& t = sim.totals();
+    const uint64_t nacked = Sum(sim, &FlowStats::receiver_trimmed);
+    EXPECT_GT(t.trims, 0U);
+    EXPECT_GT(nacked, 0U);
+    EXPECT_LE(nacked, t.trims);
+    EXPECT_GE(Sum(sim, &FlowStats::nacks_rx), nacked);
+    EXPECT_GE(t.retx_pkts, nacked);
+    EXPECT_EQ(t.drops, 0U) << "a packet was dropped although the switches trim";
+    EXPECT_EQ(t.rto, 0U) << "a trimmed packet waited for the RTO";
+    uint64_t link_trims = 0;
+    for (const Link& l : sim.fabric().links()) link_trims += l.st.trims;
+    EXPECT_EQ(link_trims, t.trims);
+
+    // The same fabric without trimming drops instead.
+    cfg.fabric.trim = false;
+    Sim drop(cfg);
+    drop.Run();
+    ExpectClean(drop);
+    EXPECT_EQ(drop.totals().trims, 0U);
+    EXPECT_GT(drop.totals().drops, 0U);
+    EXPECT_EQ(Sum(drop, &FlowStats::receiver_trimmed), 0U);
+  }
+}
+
+// Each ring step waits for the chunk of the step before: no flow starts
+// before the one it depends on was received, and the whole cannot beat
+// 2(H-1) chunk transfers at line rate.
+TEST(AllReduceRing, StepsWaitForThePreviousChunk) {
+  for (uint64_t seed : {3}) {
+    SimCfg cfg = Cfg("allreduce-ring", seed);
+    SCOPED_TRACE(Repro(cfg));
+    Sim sim(cfg);
+    sim.Run();
+    ExpectClean(sim);
+    const FabricCfg& fc = cfg.fabric;
+    const uint32_t hosts = fc.hosts;
+    const uint64_t steps = 2ULL * (hosts - 1);
+    ASSERT_EQ(sim.flows().size(), steps * hosts);
+    const uint64_t chunk = cfg.workload.msg_bytes / hosts;
+    uint32_t gated = 0;
+    for (const Flow& f : sim.flows()) {
+      EXPECT_EQ(f.bytes, chunk);
+      EXPECT_EQ(f.dst, (f.src + 1) % hosts);
+      if (f.after == UINT32_MAX) {
+        EXPECT_EQ(f.start, cfg.workload.start);
+        continue;
+      }
+      gated++;
+      const Flow& prev = sim.flows()[f.after];
+      EXPECT_EQ(prev.dst, f.src) << "a step waits for what its own host received";
+      EXPECT_GE(f.start, prev.rx_done) << "a step started before its chunk arrived";
+    }
+    EXPECT_EQ(gated, (steps - 1) * hosts);
+    const Time chunk_ns = chunk * 8 / (static_cast<uint64_t>(fc.planes) * fc.gbps);
+    EXPECT_GE(sim.totals().end - cfg.workload.start, steps * chunk_ns);
+    EXPECT_GE(sim.totals().end, sim.totals().ideal);
+  }
+}
+
+// All-to-all on two leaves: 16 of a leaf's 28 flows leave it. At 4:1 its
+// spine links carry them at a quarter of the hosts' rate, which makes
+// them the bottleneck (16 vs 7 messages' time): the run and the ideal
+// time both slow down by about that much.
+TEST(Oversubscription, SpineLinksBoundCompletion) {
+  SimCfg cfg = Cfg("oversubscribed", 1);
+  EXPECT_EQ(cfg.fabric.hosts_per_leaf * cfg.fabric.gbps,
+            4 * cfg.fabric.spines * cfg.fabric.UplinkGbps())
+      << "the scenario is 4:1";
+  cfg.fabric.hosts = 8;
+  cfg.fabric.hosts_per_leaf = 4;
+  cfg.fabric.spines = 4;
+  cfg.workload.kind = WorkloadKind::kAllToAll;
+  cfg.workload.msg_bytes = 256 << 10;
+  cfg.workload.window = 7;
+  auto run = [&](uint32_t uplink) {
+    cfg.fabric.uplink_gbps = uplink;
+    auto sim = std::make_unique<Sim>(cfg);
+    sim->Run();
+    ExpectClean(*sim);
+    for (const Link& l : sim->fabric().links()) {
+      const bool spine = l.kind == LinkKind::kLeafUp || l.kind == LinkKind::kSpineDown;
+      EXPECT_EQ(l.gbps, spine ? uplink : cfg.fabric.gbps);
+    }
+    return std::pair{sim->totals().end, sim->totals().ideal};
+  };
+  const auto [full, full_ideal] = run(100);  // 1:1
+  const auto [over, over_ideal] = run(25);   // 4:1
+  const Time start = cfg.workload.start;
+  EXPECT_GT(over_ideal - start, 2 * (full_ideal - start));
+  EXPECT_GT(over - start, 18 * (full - start) / 10)
+      << "a 4:1 fabric moved cross-leaf traffic nearly as fast as 1:1";
+  EXPECT_GE(over, over_ideal);
+}
+
+TEST(Incast, AllSendersToHostZero) {
+  SimCfg cfg = Cfg("incast", 1);
+  cfg.workload.senders = 5;
+  Sim sim(cfg);
+  sim.Run();
+  ExpectClean(sim);
+  ASSERT_EQ(sim.flows().size(), 5U);
+  for (const Flow& f : sim.flows()) {
+    EXPECT_EQ(f.dst, 0U);
+    EXPECT_EQ(f.start, cfg.workload.start) << "incast senders start together";
+  }
+}
+
+std::optional<SimCfg> FromJson(const std::string& text, std::string& err) {
+  return ScenarioFromJson(text, "test", 1, 0, 0, err);
+}
+
+TEST(ScenarioFile, GoodFileSetsEverything) {
+  std::string err;
+  const auto c = FromJson(R"({
+    "name": "mine", "description": "a test",
+    "fabric": {"hosts": 8, "planes": 2, "hosts_per_leaf": 4, "spines": 2, "gbps": 200,
+               "oversubscription": 2, "prop_ns": 300, "queue_bytes": "256KiB",
+               "ecn_bytes": 32768, "reroute_us": 20, "trim": true},
+    "workload": {"kind": "allreduce-ring", "msg_bytes": "2MiB", "start_us": 5},
+    "core": {"mss": 2048, "ev_count": 16, "rto_min_us": 300},
+    "failures": [
+      {"kind": "link-flap", "at_us": 10, "plane": 1, "leaf": 1, "spine": 0,
+       "period_us": 50, "down_us": 20, "count": 3},
+      {"kind": "host-link-flap", "at_us": 15, "plane": 0, "host": 7,
+       "period_us": 40, "down_us": 10, "count": 2},
+      {"kind": "gray", "at_us": 1, "plane": 0, "leaf": 0, "spine": 1, "ppm": 1000},
+      {"kind": "spine-down", "at_us": 100, "plane": 1, "spine": 1}],
+    "max_time_ms": 500})",
+                          err);
+  ASSERT_TRUE(c.has_value()) << err;
+  EXPECT_EQ(c->scenario, "mine");
+  EXPECT_EQ(c->fabric.hosts, 8U);
+  EXPECT_EQ(c->fabric.gbps, 200U);
+  EXPECT_EQ(c->fabric.uplink_gbps, 200U);  // 4 x 200 / (2 x 2)
+  EXPECT_EQ(c->fabric.prop_ns, 300U);
+  EXPECT_EQ(c->fabric.queue_bytes, 256U * 1024);
+  EXPECT_EQ(c->fabric.reroute_ns, 20 * kUs);
+  EXPECT_TRUE(c->fabric.trim);
+  EXPECT_EQ(c->workload.kind, WorkloadKind::kAllReduceRing);
+  EXPECT_EQ(c->workload.msg_bytes, 2U << 20);
+  EXPECT_EQ(c->workload.start, 5 * kUs);
+  EXPECT_EQ(c->core.mss, 2048U);
+  EXPECT_EQ(c->core.ev_count, 16U);
+  EXPECT_EQ(c->max_time, 500 * kMs);
+  ASSERT_EQ(c->flaps.size(), 2U);
+  EXPECT_EQ(c->flaps[0].count, 3U);
+  EXPECT_EQ(c->flaps[0].period, 50 * kUs);
+  EXPECT_EQ(c->flaps[0].a, 1U);
+  EXPECT_EQ(c->flaps[1].host_link, true);
+  EXPECT_EQ(c->flaps[1].a, 7U);
+  ASSERT_EQ(c->actions.size(), 2U);
+  EXPECT_EQ(c->actions[0].kind, ActKind::kGray);
+  EXPECT_EQ(c->actions[0].b, 1U);
+  EXPECT_EQ(c->actions[1].kind, ActKind::kSpineDown);
+  EXPECT_EQ(c->actions[1].a, 1U);
+  // --hosts/--planes override the file, as for built-ins.
+  const auto o = ScenarioFromJson(R"({"fabric": {"hosts": 8}})", "t", 1, 4, 3, err);
+  ASSERT_TRUE(o.has_value()) << err;
+  EXPECT_EQ(o->fabric.hosts, 4U);
+  EXPECT_EQ(o->fabric.planes, 3U);
+  EXPECT_EQ(o->scenario, "t");
+}
+
+TEST(ScenarioFile, BadFilesNameTheKeyAndTheFault) {
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"[1, 2]", "expected an object"},
+      {R"({"fabric": {"hosts": 8,})", "not valid JSON"},
+      {R"({"fabirc": {}})", "fabirc: unknown key"},
+      {R"({"fabric": {"hostz": 8}})", "fabric.hostz: unknown key"},
+      {R"({"fabric": {"hosts": "8"}})", "fabric.hosts: expected a non-negative integer"},
+      {R"({"fabric": {"hosts": 1}})", "fabric.hosts: 1 is out of range [2, 65536]"},
+      {R"({"fabric": {"planes": -1}})", "fabric.planes: expected a non-negative integer"},
+      {R"({"fabric": {"trim": 1}})", "fabric.trim: expected true or false"},
+      {R"({"fabric": {"uplink_gbps": 10, "oversubscription": 2}})", "not both"},
+      {R"({"workload": {"kind": "broadcast"}})", "workload.kind: \"broadcast\" is unknown"},
+      {R"({"workload": {"msg_bytes": "4MB"}})", "workload.msg_bytes: \"4MB\" is not a size"},
+      {R"({"failures": {}})", "failures: expected an array"},
+      {R"({"failures": [{"kind": "spine-down", "plane": 0, "spine": 1}]})",
+       "failures[0].at_us: is missing"},
+      {R"({"failures": [{"kind": "melt", "at_us": 1}]})", "failures[0].kind: \"melt\" is unknown"},
+      {R"({"failures": [{"kind": "spine-down", "at_us": 1, "plane": 0, "spine": 9}]})",
+       "failures[0].spine: 9 is out of range (the fabric has 4 spines)"},
+      {R"({"failures": [{"kind": "port-down", "at_us": 1, "plane": 4, "host": 0}]})",
+       "failures[0].plane: 4 is out of range (the fabric has 4 planes)"},
+      {R"({"failures": [{"kind": "gray", "at_us": 1, "plane": 0, "leaf": 0, "spine": 0}]})",
+       "failures[0].ppm: is missing"},
+      {R"({"failures": [{"kind": "link-flap", "at_us": 1, "plane": 0, "leaf": 0, "spine": 0,
+            "period_us": 10, "down_us": 10, "count": 2}]})",
+       "failures[0].down_us: must be shorter than period_us"},
+      {R"({"failures": [{"kind": "spine-down", "at_us": 1, "plane": 0, "spine": 0, "x": 1}]})",
+       "failures[0].x: unknown key"},
+  };
+  for (const auto& [text, want] : bad) {
+    std::string err;
+    EXPECT_FALSE(FromJson(text, err).has_value()) << text;
+    EXPECT_NE(err.find(want), std::string::npos) << text << "\n gave: " << err;
+  }
+}
+
+TEST(ScenarioFile, NamesResolveBuiltInFirstThenFile) {
+  std::string err;
+  EXPECT_TRUE(ResolveScenario("smoke", 1, 0, 0, err).has_value());
+  EXPECT_FALSE(ResolveScenario("/nonexistent/x.json", 1, 0, 0, err).has_value());
+  EXPECT_NE(err.find("unknown and no such file"), std::string::npos) << err;
+  const std::string path = testing::TempDir() + "mrc_sim_bad.json";
+  std::ofstream(path) << R"({"workload": {"window": 0}})";
+  EXPECT_FALSE(ResolveScenario(path, 1, 0, 0, err).has_value());
+  EXPECT_EQ(err, path + ": workload.window: 0 is out of range [1, 65536]");
+  std::filesystem::remove(path);
+}
+
+// The example files parse, and the smallest one runs clean.
+TEST(ScenarioFile, ExamplesLoadAndRun) {
+  size_t n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(MRC_SIM_SCENARIO_DIR)) {
+    if (e.path().extension() != ".json") continue;
+    n++;
+    std::string err;
+    const auto c = ResolveScenario(e.path().string(), 1, 0, 0, err);
+    ASSERT_TRUE(c.has_value()) << err;
+    EXPECT_EQ(c->scenario, e.path().stem().string()) << "the name should match the file";
+    if (c->scenario != "incast-gray") continue;
+    Sim sim(*c);
+    sim.Run();
+    ExpectClean(sim);
+  }
+  EXPECT_GE(n, 2U);
+}
+
+}  // namespace
+}  // namespace mrc_sim
