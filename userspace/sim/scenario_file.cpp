@@ -5,6 +5,7 @@
 // an error naming the key (fabric.hosts, failures[2].spine) and what was
 // wrong with it.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -80,6 +81,12 @@ class Obj {
     out = n;
   }
 
+  void Bytes32(const char* key, uint32_t& out, uint64_t min) {
+    uint64_t n = out;
+    Bytes(key, n, min, kMax32);
+    out = static_cast<uint32_t>(n);
+  }
+
   void Bool(const char* key, bool& out) {
     const json* v = Take(key);
     if (v == nullptr) return;
@@ -126,7 +133,6 @@ class Obj {
     if (key != nullptr) w += (w.empty() ? "" : ".") + std::string(key);
     return w.empty() ? "" : w + ": ";
   }
-  const std::string& path() const { return path_; }
 
  private:
   uint64_t ParseSize(const char* key, const std::string& s) const {
@@ -171,15 +177,10 @@ void ReadFabric(Obj o, FabricCfg& f) {
     f.uplink_gbps = static_cast<uint32_t>(std::max(1.0, std::round(up)));
   }
   o.Duration("prop_ns", f.prop_ns, 1);
-  uint64_t q = f.queue_bytes, hq = f.host_queue_bytes, ecn = f.ecn_bytes, tq = f.trim_queue_bytes;
-  o.Bytes("queue_bytes", q, 1024, kMax32);
-  o.Bytes("host_queue_bytes", hq, 1024, kMax32);
-  o.Bytes("ecn_bytes", ecn, 0, kMax32);
-  o.Bytes("trim_queue_bytes", tq, 256, kMax32);
-  f.queue_bytes = static_cast<uint32_t>(q);
-  f.host_queue_bytes = static_cast<uint32_t>(hq);
-  f.ecn_bytes = static_cast<uint32_t>(ecn);
-  f.trim_queue_bytes = static_cast<uint32_t>(tq);
+  o.Bytes32("queue_bytes", f.queue_bytes, 1024);
+  o.Bytes32("host_queue_bytes", f.host_queue_bytes, 1024);
+  o.Bytes32("ecn_bytes", f.ecn_bytes, 0);
+  o.Bytes32("trim_queue_bytes", f.trim_queue_bytes, 256);
   o.Duration("reroute_us", f.reroute_ns, kUs);
   o.Bool("trim", f.trim);
   o.Done();
@@ -226,7 +227,7 @@ struct FailKind {
   bool leaf, spine, host, ppm, flap;
 };
 
-constexpr FailKind kFailKinds[] = {
+constexpr auto kFailKinds = std::to_array<FailKind>({
     {"link-down", ActKind::kLinkDown, true, true, false, false, false},
     {"link-up", ActKind::kLinkUp, true, true, false, false, false},
     {"link-flap", ActKind::kLinkDown, true, true, false, false, true},
@@ -240,7 +241,7 @@ constexpr FailKind kFailKinds[] = {
     {"spine-up", ActKind::kSpineUp, false, true, false, false, false},
     {"port-down", ActKind::kPortDown, false, false, true, false, false},
     {"port-up", ActKind::kPortUp, false, false, true, false, false},
-};
+});
 
 const FailKind& FailKindOf(const Obj& o, const std::string& s) {
   for (const FailKind& k : kFailKinds)
@@ -344,7 +345,7 @@ std::optional<SimCfg> ResolveScenario(const std::string& name_or_path, uint64_t 
   std::error_code ec;
   if (!std::filesystem::is_regular_file(name_or_path, ec)) {
     err =
-        "scenario \"" + name_or_path + "\" is unknown and no such file, try \"mrc-netsim --list\"";
+        "scenario \"" + name_or_path + R"(" is unknown and no such file, try "mrc-netsim --list")";
     return std::nullopt;
   }
   std::ifstream in(name_or_path);

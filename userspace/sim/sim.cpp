@@ -445,17 +445,22 @@ void Sim::Summarise() {
 Time Sim::IdealTime() const {
   const FabricCfg& fc = cfg_.fabric;
   const uint32_t leaves = fabric_.leaves();
-  std::vector<uint64_t> out(fc.hosts), in(fc.hosts), up(leaves), down(leaves);
+  std::vector<uint64_t> out(fc.hosts);
+  std::vector<uint64_t> in(fc.hosts);
+  std::vector<uint64_t> up(leaves);
+  std::vector<uint64_t> down(leaves);
   for (const Flow& f : flows_) {
     out[f.src] += f.bytes;
     in[f.dst] += f.bytes;
-    const uint32_t ls = fabric_.LeafOf(f.src), ld = fabric_.LeafOf(f.dst);
+    const uint32_t ls = fabric_.LeafOf(f.src);
+    const uint32_t ld = fabric_.LeafOf(f.dst);
     if (ls != ld) {
       up[ls] += f.bytes;
       down[ld] += f.bytes;
     }
   }
-  uint64_t host = 0, leaf = 0;
+  uint64_t host = 0;
+  uint64_t leaf = 0;
   for (uint32_t h = 0; h < fc.hosts; h++) host = std::max({host, out[h], in[h]});
   for (uint32_t l = 0; l < leaves; l++) leaf = std::max({leaf, up[l], down[l]});
   const uint64_t planes = fc.planes;

@@ -120,7 +120,7 @@ class Sim {
   void OnTimer(uint32_t ep, Time t);
   void OnApp(uint32_t ep);
   void OnPacket(uint32_t pkt);
-  void OnTrimmed(Endpoint& ep, const Packet& pk);
+  static void OnTrimmed(Endpoint& ep, const Packet& pk);
   void OnAction(uint32_t idx);
   void StartFlow(uint32_t f);
   void EndFlow(uint32_t f);
