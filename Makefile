@@ -39,7 +39,7 @@ BPF_SRCS    := $(wildcard ebpf/*.bpf.c)
 SELFTEST_SRCS := $(wildcard selftests/*.c)
 
 .PHONY: all deps build module userspace ebpf selftests linux-source \
-	check bench stress soak demo fuzz checkpatch format clean \
+	check bench stress soak demo crosscheck fuzz checkpatch format clean \
 	install install-dkms uninstall-dkms
 
 all: deps
@@ -102,6 +102,10 @@ DURATION ?= 600
 soak: all
 	scripts/guest-tap.sh soak $$(($(DURATION) + 900)) \
 		selftests/mrc_soak.sh $(DURATION)
+
+# The simulator against the module on the same plane failure (issue 10).
+crosscheck: all
+	bench/crosscheck
 
 demo: all
 	vm-test/run --timeout 300 -- scripts/demo-guest.sh

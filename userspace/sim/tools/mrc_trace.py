@@ -5,10 +5,15 @@ run (`cat /sys/kernel/tracing/trace_pipe` with events/mrc enabled) or from
 `mrc-netsim --trace`, and tells what happened around a fault on one plane.
 
     mrc_trace.py TRACE --plane P [--fault-at SECONDS] [--netns N]
-                 [--bin-us N] [--json OUT] [--png OUT]
+                 [--peer-netns N] [--bin-us N] [--json OUT] [--png OUT]
 
 The fault time is --fault-at (trace clock, seconds) or else the first
-mrc_sim_fault line naming plane P. --netns keeps one host's lines (the
+mrc_sim_fault line naming plane P; the plane counts as healed at the
+next one whose what= ends in "-up". A real run marks a command's start
+(what=port-down) and its end (what=port-down-done): the link went in
+between, and fault_cmd_us says how long that was. With --peer-netns (the
+receiver), the fault is placed at the last mrc_rx on plane P there
+within that span: nothing arrived after the link went. --netns keeps one host's lines (the
 simulator's host index, or the namespace inode a real trace shows), else
 every sender counts. Printed as `key=value` lines, and as
 JSON with --json:
@@ -31,7 +36,7 @@ import subprocess
 import sys
 from collections import defaultdict
 
-LINE = re.compile(r"\s(\d+\.\d+): (mrc_\w+): (.*)$")
+LINE = re.compile(r"\s(\d+\.\d+): (?:tracing_mark_write: )?(mrc_\w+): (.*)$")
 FIELD = re.compile(r"(\w+)=(\S+)")
 LOSS_PATH_FAULT = 1  # arg <= this: SACK gap (0) or RTO (1)
 
@@ -50,26 +55,35 @@ def events(path):
 
 
 def fault_window(evs, plane, fault_at):
-    """The fault's time and when the plane came back (None: never)."""
-    start = fault_at
-    back = None
+    """The fault's time, when the plane came back (None: never), and when
+    the command that caused the fault had ended (None: not marked)."""
+    start, back, done = fault_at, None, None
     for t, name, f in evs:
         if name != "mrc_sim_fault" or f.get("plane") != plane:
             continue
-        if start is None and not str(f.get("what", "")).endswith("-up"):
+        what = str(f.get("what", ""))
+        if start is None and not what.endswith("-up"):
             start = t
-        elif start is not None and back is None and t > start and \
-                str(f.get("what", "")).endswith("-up"):
+        elif start is not None and back is None and what.endswith("-up"):
             back = t
-    return start, back
+        elif start is not None and back is None and done is None and what.endswith("-done"):
+            done = t
+    return start, back, done
 
 
-def analyse(evs, plane, fault_at, bin_us, netns):
-    start, back = fault_window(evs, plane, fault_at)
+def analyse(evs, plane, fault_at, bin_us, netns, peer):
+    start, back, done = fault_window(evs, plane, fault_at)
     if start is None:
         sys.exit("mrc_trace: no fault on plane %d in the trace; give --fault-at" % plane)
+    marked = start
+    if peer is not None and done is not None:
+        last_rx = [t for t, name, f in evs if name == "mrc_rx" and f.get("netns") == peer
+                   and f.get("plane") == plane and start <= t <= done]
+        start = max(last_rx, default=start)
     end_dead = back if back is not None else float("inf")
     r = {"plane": plane, "fault_at_s": start, "healed_at_s": back,
+         "fault_cmd_us": (done - marked) * 1e6 if done is not None else 0.0,
+         "fault_from": "marker" if start == marked else "last rx at the peer",
          "data_tx_before": 0, "data_tx_after": 0, "leave_us": 0.0,
          "retx_after": 0, "losses": defaultdict(int), "tx_pkts": defaultdict(int)}
     rtts = []
@@ -126,12 +140,13 @@ def main():
     ap.add_argument("--plane", type=int, required=True)
     ap.add_argument("--fault-at", type=float)
     ap.add_argument("--netns", type=int)
+    ap.add_argument("--peer-netns", type=int)
     ap.add_argument("--bin-us", type=float, default=10.0)
     ap.add_argument("--json")
     ap.add_argument("--png")
     a = ap.parse_args()
     evs = list(events(a.trace))
-    r, bins = analyse(evs, a.plane, a.fault_at, a.bin_us, a.netns)
+    r, bins = analyse(evs, a.plane, a.fault_at, a.bin_us, a.netns, a.peer_netns)
     for k, v in r.items():
         print("%s=%s" % (k, json.dumps(v, separators=(",", ":"))))
     if a.json:
