@@ -35,13 +35,14 @@ std::string SummaryLine(const Sim& sim) {
   std::snprintf(buf.data(), buf.size(),
                 "scenario=%s hosts=%u planes=%u flows=%zu done=%llu failed=%llu unfinished=%llu "
                 "corrupt=%llu completion=%.1fus ideal=%.1fus (%.2fx) bytes=%llu drops=%llu "
-                "retx=%llu rto=%llu stall_max=%lluus events=%llu seed=%llu digest=%s",
+                "trims=%llu retx=%llu rto=%llu stall_max=%lluus events=%llu seed=%llu digest=%s",
                 c.scenario.c_str(), c.fabric.hosts, c.fabric.planes, sim.flows().size(),
                 static_cast<unsigned long long>(t.flows_done),
                 static_cast<unsigned long long>(t.flows_failed),
                 static_cast<unsigned long long>(t.flows_unfinished),
                 static_cast<unsigned long long>(t.corrupt), Us(t.end), Us(t.ideal), ratio,
                 static_cast<unsigned long long>(t.bytes), static_cast<unsigned long long>(t.drops),
+                static_cast<unsigned long long>(t.trims),
                 static_cast<unsigned long long>(t.retx_pkts),
                 static_cast<unsigned long long>(t.rto),
                 static_cast<unsigned long long>(t.longest_stall_us),
@@ -79,22 +80,26 @@ nlohmann::json ReportJson(const Sim& sim) {
                      {"longest_stall_us", s.longest_stall_us},
                      {"evs_assumed_bad_at_end", f.bad_evs},
                      {"receiver_nacks_tx", s.receiver_nacks_tx},
+                     {"receiver_trimmed", s.receiver_trimmed},
                      {"receiver_drops", refused}});
   }
   const Time span = t.end > 0 ? t.end : 1;
-  const uint32_t gbps = c.fabric.gbps;
   json links = json::array();
   const auto& ls = sim.fabric().links();
   for (size_t i = 0; i < ls.size(); i++) {
     const Link& l = ls[i];
+    // Each link at its own rate: spine links differ when oversubscribed.
     const double util = static_cast<double>(l.st.tx_bytes) * 8.0 /
-                        (static_cast<double>(gbps) * static_cast<double>(span));
+                        (static_cast<double>(l.gbps) * static_cast<double>(span));
     links.push_back({{"id", i},
                      {"kind", KindName(l.kind)},
                      {"plane", l.plane},
                      {"from", l.from},
                      {"to", l.to},
                      {"up", l.up},
+                     {"gbps", l.gbps},
+                     {"downs", l.st.downs},
+                     {"trims", l.st.trims},
                      {"utilisation", util},
                      {"tx_pkts", l.st.tx_pkts},
                      {"tx_bytes", l.st.tx_bytes},
@@ -115,7 +120,9 @@ nlohmann::json ReportJson(const Sim& sim) {
             {"spines", c.fabric.spines},
             {"prop_ns", c.fabric.prop_ns},
             {"queue_bytes", c.fabric.queue_bytes},
-            {"ecn_bytes", c.fabric.ecn_bytes}}},
+            {"ecn_bytes", c.fabric.ecn_bytes},
+            {"uplink_gbps", c.fabric.UplinkGbps()},
+            {"trim", c.fabric.trim}}},
           {"events", sim.engine().events()},
           {"totals",
            {{"flows_done", t.flows_done},
@@ -124,6 +131,7 @@ nlohmann::json ReportJson(const Sim& sim) {
             {"corrupt", t.corrupt},
             {"bytes", t.bytes},
             {"drops", t.drops},
+            {"trims", t.trims},
             {"retx_pkts", t.retx_pkts},
             {"rto_count", t.rto},
             {"longest_stall_us", t.longest_stall_us},
