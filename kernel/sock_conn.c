@@ -346,6 +346,29 @@ static struct sock *mrc_listener_get(struct mrc_net *mn,
 }
 
 /* A retransmitted SYN goes to the connection it already made. */
+/*
+ * Whether @conn is the child made for @syn's sender: a token is random,
+ * so two clients may share one; their port and addresses tell them apart.
+ * The fields compared are set before @conn is published in syn_peers.
+ */
+static bool mrc_listen_same_peer(const struct mrc_conn *conn,
+				 const struct mrc_pkt *syn)
+{
+	const struct mrc_core_plane *p;
+	u32 i;
+
+	if (conn->peer_port != syn->syn.src_port)
+		return false;
+	for (i = 0; i < syn->syn.nplanes; i++) {
+		p = &syn->syn.planes[i];
+		if (conn->peer_is_v6 ?
+		    !memcmp(&conn->peer_addr6, p->addr6, sizeof(p->addr6)) :
+		    conn->peer_addr4 == p->addr4)
+			return true;
+	}
+	return false;
+}
+
 static int mrc_listen_dup_syn(struct mrc_net *mn, u32 plane,
 			      const struct mrc_pkt *syn)
 {
@@ -359,12 +382,43 @@ static int mrc_listen_dup_syn(struct mrc_net *mn, u32 plane,
 	rcu_read_unlock();
 	if (!conn)
 		return -ENOENT;
+	if (!mrc_listen_same_peer(conn, syn)) {
+		mrc_conn_put(conn);
+		return -ENOENT;
+	}
 	spin_lock(&conn->lock);
 	if (conn->core)
 		reason = mrc_core_input(conn->core, syn, plane, false);
 	spin_unlock(&conn->lock);
 	mrc_conn_put(conn);
 	return reason;
+}
+
+/*
+ * Claim @syn's token in syn_peers before its child exists. The client
+ * resends a SYN on two EVs at once, and two CPUs may take the copies
+ * together: without the claim both built a child, the client kept
+ * whichever SYN_ACK came first, and the application could accept the
+ * other, which never saw a byte (its peer later reset them both).
+ * Return: true if claimed; false if another SYN of this sender is being
+ * (or was just) turned into a child.
+ */
+static bool mrc_listen_claim(struct mrc_net *mn, const struct mrc_pkt *syn,
+			     bool *claimed)
+{
+	struct mrc_conn *conn;
+	bool other_peer;
+
+	*claimed = !xa_insert(&mn->syn_peers, syn->src_token, NULL,
+			      GFP_ATOMIC);
+	if (*claimed)
+		return true;
+	/* A reserved slot loads as NULL: a child still being built. */
+	rcu_read_lock();
+	conn = xa_load(&mn->syn_peers, syn->src_token);
+	other_peer = conn && !mrc_listen_same_peer(conn, syn);
+	rcu_read_unlock();
+	return other_peer;
 }
 
 /* Build the child of @parent for @syn; softirq. */
@@ -376,8 +430,11 @@ static int mrc_listen_child(struct mrc_net *mn, struct sock *parent,
 	struct mrc_conn *conn;
 	struct sock *child;
 	int err = MRC_DROP_NO_BUFFER;
+	bool claimed;
 	u32 i;
 
+	if (!mrc_listen_claim(mn, syn, &claimed))
+		return MRC_DROP_DUPLICATE;
 	cfg = kzalloc(sizeof(*cfg), GFP_ATOMIC);
 	child = mrc_sock_alloc(sock_net(parent), NULL, parent->sk_type,
 			       GFP_ATOMIC, 0);
@@ -403,12 +460,16 @@ static int mrc_listen_child(struct mrc_net *mn, struct sock *parent,
 		if (syn->syn.planes[i].id == plane)
 			mrc_conn_set_peer(conn, cmsk, &syn->syn.planes[i],
 					  syn->syn.src_port);
-	/* Two peers with one token (rare): their retransmitted SYNs are
-	 * then answered by a new child; the first connection stays intact.
+	/* Two peers with one token (rare): the second one's child is not in
+	 * syn_peers, so its retransmitted SYNs make new children; the first
+	 * connection stays intact. A claimed slot takes the store without
+	 * allocating.
 	 */
-	conn->peer_token = syn->src_token;
-	if (xa_insert(&mn->syn_peers, conn->peer_token, conn, GFP_ATOMIC))
-		conn->peer_token = 0;
+	if (claimed) {
+		conn->peer_token = syn->src_token;
+		xa_store(&mn->syn_peers, conn->peer_token, conn, GFP_ATOMIC);
+		claimed = false;
+	}
 	cmsk->conn = conn;
 	child->sk_state = TCP_SYN_RECV;
 
@@ -438,6 +499,8 @@ static int mrc_listen_child(struct mrc_net *mn, struct sock *parent,
 	}
 	child = NULL;
 out:
+	if (claimed)
+		xa_release(&mn->syn_peers, syn->src_token);
 	if (child)
 		mrc_child_free(child);
 	kfree(cfg);

@@ -17,6 +17,7 @@ PLANES=4
 PEER=10.100.0.2
 FAULT_WORK=$(mktemp -d)
 FLOOD=$build/selftests/mrc_flood
+SYNRACE=$build/selftests/mrc_synrace
 
 cleanup() {
 	topo_cleanup
@@ -116,6 +117,30 @@ handshake_flood() {
 	[ "$ok" = 1 ]
 }
 
+# A client resends its SYN on two EVs at once, and two CPUs of the
+# listener's host may take the copies together: each client still gets
+# one child (two made the client keep one and the application accept the
+# other). 500 pairs of simultaneous SYNs from fresh tokens, advertising an
+# address nobody answers from, at a listener that never accepts.
+syn_race() {
+	local line acc0 acc1 dup0 dup1 n=500 ok=1
+	coproc RACE { topo_exec b "$FLOOD" -s 7997 1024; }
+	read -r line <&"${RACE[0]}"
+	[ "$line" = listening ] || return 1
+	acc0=$(stat_of b ConnAccept)
+	dup0=$(stat_of b RxDropDuplicate)
+	topo_exec a "$SYNRACE" "$PEER" 4797 7997 "$n" 10.100.0.99 > /dev/null || ok=0
+	acc1=$(stat_of b ConnAccept)
+	dup1=$(stat_of b RxDropDuplicate)
+	echo "# $n pairs of simultaneous SYNs: $((acc1 - acc0)) children," \
+		"$((dup1 - dup0)) copies taken as duplicates"
+	[ $((acc1 - acc0)) -eq "$n" ] || ok=0
+	local wfd=${RACE[1]}
+	exec {wfd}>&-
+	wait "$RACE_PID"
+	[ "$ok" = 1 ]
+}
+
 # rmmod fails while a connection holds the module; the transfer survives.
 unload_busy() {
 	local rc=0
@@ -145,6 +170,7 @@ mrc_lib_check "memory capped at 60 kB, every byte delivered" capped_batch 60000
 mrc_lib_check "connection memory back to zero after the transfers" mem_zero
 mrc_lib_check "connect() past the cap fails with ENOMEM" refused_past_cap
 mrc_lib_check "handshake flood: backlog bounded, memory bounded" handshake_flood
+mrc_lib_check "two copies of a SYN taken at once make one child" syn_race
 mrc_lib_check "connection memory back to zero after the flood" mem_zero
 mrc_lib_check "rmmod refused while a connection runs; transfer intact" unload_busy
 mrc_lib_check "module unloads with planes configured, and loads again" unload_clean
