@@ -32,22 +32,21 @@ std::string SummaryLine(const Sim& sim) {
   const double ratio =
       t.ideal != 0 ? static_cast<double>(t.end) / static_cast<double>(t.ideal) : 0.0;
   std::array<char, 512> buf{};
-  std::snprintf(buf.data(), buf.size(),
-                "scenario=%s hosts=%u planes=%u flows=%zu done=%llu failed=%llu unfinished=%llu "
-                "corrupt=%llu completion=%.1fus ideal=%.1fus (%.2fx) bytes=%llu drops=%llu "
-                "trims=%llu retx=%llu rto=%llu stall_max=%lluus events=%llu seed=%llu digest=%s",
-                c.scenario.c_str(), c.fabric.hosts, c.fabric.planes, sim.flows().size(),
-                static_cast<unsigned long long>(t.flows_done),
-                static_cast<unsigned long long>(t.flows_failed),
-                static_cast<unsigned long long>(t.flows_unfinished),
-                static_cast<unsigned long long>(t.corrupt), Us(t.end), Us(t.ideal), ratio,
-                static_cast<unsigned long long>(t.bytes), static_cast<unsigned long long>(t.drops),
-                static_cast<unsigned long long>(t.trims),
-                static_cast<unsigned long long>(t.retx_pkts),
-                static_cast<unsigned long long>(t.rto),
-                static_cast<unsigned long long>(t.longest_stall_us),
-                static_cast<unsigned long long>(sim.engine().events()),
-                static_cast<unsigned long long>(c.seed), sim.engine().digest().Hex().c_str());
+  std::snprintf(
+      buf.data(), buf.size(),
+      "scenario=%s hosts=%u planes=%u flows=%zu done=%llu failed=%llu unfinished=%llu "
+      "corrupt=%llu completion=%.1fus ideal=%.1fus (%.2fx) bytes=%llu drops=%llu "
+      "trims=%llu retx=%llu rto=%llu stall_max=%lluus events=%llu seed=%llu digest=%s",
+      c.scenario.c_str(), c.fabric.hosts, c.fabric.planes, sim.flows().size(),
+      static_cast<unsigned long long>(t.flows_done),
+      static_cast<unsigned long long>(t.flows_failed),
+      static_cast<unsigned long long>(t.flows_unfinished),
+      static_cast<unsigned long long>(t.corrupt), Us(t.end), Us(t.ideal), ratio,
+      static_cast<unsigned long long>(t.bytes), static_cast<unsigned long long>(t.drops),
+      static_cast<unsigned long long>(t.trims), static_cast<unsigned long long>(t.retx_pkts),
+      static_cast<unsigned long long>(t.rto), static_cast<unsigned long long>(t.longest_stall_us),
+      static_cast<unsigned long long>(sim.engine().events()),
+      static_cast<unsigned long long>(c.seed), sim.engine().digest().Hex().c_str());
   return buf.data();
 }
 

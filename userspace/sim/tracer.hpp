@@ -50,8 +50,7 @@ class Tracer {
  public:
   explicit Tracer(std::FILE* out) : out_(out) {}
 
-  void Point(const Endpoint& ep, mrc_core_trace point, const mrc_core_trace_info& info,
-             Time now);
+  void Point(const Endpoint& ep, mrc_core_trace point, const mrc_core_trace_info& info, Time now);
   void EvState(const Endpoint& ep, uint32_t index, Time now);
   void Fault(const Action& a, Time now);
   void Carrier(uint32_t host, uint32_t plane, bool up, Time now);

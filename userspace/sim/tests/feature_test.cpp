@@ -18,50 +18,14 @@
 
 #include "scenario.hpp"
 #include "sim.hpp"
+#include "sim_checks.hpp"
 
 namespace mrc_sim {
 namespace {
 
-SimCfg Cfg(const std::string& name, uint64_t seed) {
-  auto c = MakeScenario(name, seed, 0, 0);
-  EXPECT_TRUE(c.has_value()) << name;
-  return c.value_or(SimCfg{});
-}
-
-std::string Repro(const SimCfg& c) {
-  return "reproduce: mrc-netsim --scenario " + c.scenario + " --seed " + std::to_string(c.seed);
-}
-
-// Every flow finished, none failed, every byte checked against the pattern.
-void ExpectClean(const Sim& sim) {
-  SCOPED_TRACE(Repro(sim.cfg()));
-  ASSERT_FALSE(sim.flows().empty());
-  uint64_t want = 0;
-  for (const Flow& f : sim.flows()) {
-    EXPECT_TRUE(f.finished) << "flow " << f.src << "->" << f.dst << " unfinished";
-    EXPECT_FALSE(f.failed) << "flow " << f.src << "->" << f.dst << " failed, errno " << f.error;
-    EXPECT_FALSE(f.corrupt) << "flow " << f.src << "->" << f.dst
-                            << " delivered a byte twice, out of order or wrong";
-    EXPECT_EQ(f.received, f.bytes) << "flow " << f.src << "->" << f.dst;
-    want += f.bytes;
-  }
-  EXPECT_EQ(sim.totals().bytes, want);
-  EXPECT_EQ(sim.totals().flows_done, sim.flows().size());
-}
-
-class NewScenarios : public testing::TestWithParam<std::tuple<const char*, uint64_t>> {};
-
-TEST_P(NewScenarios, EveryByteOnceInOrderNoFailure) {
-  const auto [name, seed] = GetParam();
-  Sim sim(Cfg(name, seed));
-  sim.Run();
-  ExpectClean(sim);
-}
-
-INSTANTIATE_TEST_SUITE_P(Seeds, NewScenarios,
-                         testing::Combine(testing::Values("link-flap", "incast", "trimming",
-                                                          "allreduce-ring", "oversubscribed"),
-                                          testing::Values(1, 2)));
+using test::Cfg;
+using test::ExpectClean;
+using test::Repro;
 
 TEST(NewScenarios, SameSeedSameDigest) {
   for (const char* name : {"trimming", "incast"}) {
@@ -81,7 +45,7 @@ TEST(NewScenarios, SameSeedSameDigest) {
 TEST(LinkFlap, LinksGoDownEveryTime) {
   for (uint64_t seed : {3}) {
     SimCfg cfg = Cfg("link-flap", seed);
-    SCOPED_TRACE(Repro(cfg));
+    SCOPED_TRACE(Repro(cfg.scenario, cfg.seed));
     ASSERT_EQ(cfg.flaps.size(), 2U);
     const Flap spine = cfg.flaps[0];
     const Flap host = cfg.flaps[1];
@@ -136,7 +100,7 @@ uint64_t Sum(const Sim& sim, uint32_t FlowStats::*field) {
 TEST(Trimming, TrimmedPacketsAreNackedAndResent) {
   for (uint64_t seed : {1, 2, 3}) {
     SimCfg cfg = Cfg("trimming", seed);
-    SCOPED_TRACE(Repro(cfg));
+    SCOPED_TRACE(Repro(cfg.scenario, cfg.seed));
     ASSERT_TRUE(cfg.fabric.trim);
     Sim sim(cfg);
     sim.Run();
@@ -171,7 +135,7 @@ TEST(Trimming, TrimmedPacketsAreNackedAndResent) {
 TEST(AllReduceRing, StepsWaitForThePreviousChunk) {
   for (uint64_t seed : {3}) {
     SimCfg cfg = Cfg("allreduce-ring", seed);
-    SCOPED_TRACE(Repro(cfg));
+    SCOPED_TRACE(Repro(cfg.scenario, cfg.seed));
     Sim sim(cfg);
     sim.Run();
     ExpectClean(sim);

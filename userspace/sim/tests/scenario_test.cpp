@@ -15,35 +15,14 @@
 
 #include "pattern.hpp"
 #include "sim.hpp"
+#include "sim_checks.hpp"
 
 namespace mrc_sim {
 namespace {
 
-SimCfg Cfg(const std::string& name, uint64_t seed) {
-  auto c = MakeScenario(name, seed, 0, 0);
-  EXPECT_TRUE(c.has_value()) << name;
-  return c.value_or(SimCfg{});
-}
-
-std::string Repro(const std::string& name, uint64_t seed) {
-  return "reproduce: mrc-netsim --scenario " + name + " --seed " + std::to_string(seed);
-}
-
-// Every flow finished, not failed, every byte checked against the pattern.
-void ExpectClean(const Sim& sim) {
-  const SimCfg& c = sim.cfg();
-  SCOPED_TRACE(Repro(c.scenario, c.seed));
-  ASSERT_FALSE(sim.flows().empty());
-  for (const Flow& f : sim.flows()) {
-    EXPECT_TRUE(f.finished) << "flow " << f.src << "->" << f.dst << " unfinished";
-    EXPECT_FALSE(f.failed) << "flow " << f.src << "->" << f.dst << " failed, errno " << f.error
-                           << ", while a path existed";
-    EXPECT_FALSE(f.corrupt) << "flow " << f.src << "->" << f.dst
-                            << " delivered a byte twice, out of order or wrong";
-    EXPECT_EQ(f.received, f.bytes) << "flow " << f.src << "->" << f.dst;
-  }
-  EXPECT_EQ(sim.totals().bytes, sim.flows().size() * c.workload.msg_bytes);
-}
+using test::Cfg;
+using test::ExpectClean;
+using test::Repro;
 
 TEST(Pattern, CheckCatchesWrongByteOffsetAndFlow) {
   std::array<uint8_t, 100> b{};
@@ -79,6 +58,10 @@ INSTANTIATE_TEST_SUITE_P(Seeds, Matrix,
                          testing::Combine(testing::Values("smoke", "plane-failure", "spine-failure",
                                                           "gray-failure"),
                                           testing::Values(1, 2, 3)));
+INSTANTIATE_TEST_SUITE_P(NewScenarios, Matrix,
+                         testing::Combine(testing::Values("link-flap", "incast", "trimming",
+                                                          "allreduce-ring", "oversubscribed"),
+                                          testing::Values(1, 2)));
 
 // Per plane: DATA packets the live client cores sent on it, EVs
 // ASSUMED_BAD on it now.
