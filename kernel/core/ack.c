@@ -373,5 +373,13 @@ int mrc_ack_nack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 	}
 	mrc_send_mark_lost(core, seg, 2);
 	mrc_send_push(core);
+	/*
+	 * A trim (at the last hop too, where every EV meets) is a queue
+	 * that overflowed: a smaller window from now on, once the trimmed
+	 * packet went out again under the old one.
+	 */
+	if (n->reason == MRC_NACK_TRIMMED ||
+	    n->reason == MRC_NACK_TRIMMED_LASTHOP)
+		mrc_nscc_on_trim(&core->cc, mrc_now(core), core->srtt_us);
 	return MRC_DROP_NONE;
 }

@@ -21,7 +21,8 @@
  *   fi/fi_scale	1/1 (one MSS per RTT)
  *   gamma	1000000 ppm, max_md_jump 500000 ppm (at most halve)
  * The initial window is 10 MSS (at least 16 KiB); the window never falls
- * below one MSS. A retransmission timeout halves it. qa_gate, qa_threshold,
+ * below one MSS. A retransmission timeout halves it; a trimmed packet
+ * (TRIMMED NACK) takes max_md_jump off it, at most once per RTT. qa_gate, qa_threshold,
  * adjust_bytes and adjust_period are accepted but not used (no quick
  * adapt).
  */
@@ -116,6 +117,20 @@ enum mrc_nscc_quadrant mrc_nscc_on_ack(struct mrc_nscc *cc, u64 now_us,
 		break;
 	}
 	return q;
+}
+
+/*
+ * A switch trimmed a packet of ours: its queue overflowed, a surer sign
+ * than an ECN mark that the window is too big (UET treats it so). The
+ * deepest decrease ECN could bring, at most once per RTT.
+ */
+void mrc_nscc_on_trim(struct mrc_nscc *cc, u64 now_us, u32 srtt_us)
+{
+	if (cc->last_md_us && now_us - cc->last_md_us < srtt_us)
+		return;
+	cc->cwnd -= (u32)((u64)cc->cwnd * cc->max_md_jump / MRC_NSCC_PPM);
+	cc->cwnd = mrc_max(cc->cwnd, cc->mss);
+	cc->last_md_us = now_us;
 }
 
 void mrc_nscc_on_timeout(struct mrc_nscc *cc)

@@ -162,6 +162,7 @@ enum mrc_nscc_quadrant mrc_nscc_on_ack(struct mrc_nscc *cc, u64 now_us,
 				       u32 acked, u32 rtt_us, u32 srtt_us,
 				       bool ecn);
 void mrc_nscc_on_timeout(struct mrc_nscc *cc);
+void mrc_nscc_on_trim(struct mrc_nscc *cc, u64 now_us, u32 srtt_us);
 
 struct mrc_core {
 	struct mrc_core_env	env;

@@ -133,6 +133,44 @@ TEST(CoreTrimmed, NackResendsAtOnceWithoutTimeout) {
   EXPECT_EQ(ev_nacks, tx.nacks_rx);
 }
 
+// A trim is the fabric's queue overflowing: the sender's window shrinks
+// by max_md_jump (half by default), once per RTT however many trims the
+// same overflow produced.
+TEST(CoreTrimmed, TrimShrinksTheWindowOncePerRtt) {
+  Net net;
+  net.Setup(4);
+  uint64_t trims = 0;
+  net.filter = [&](int from, uint32_t plane, const mrc_pkt& pkt) {
+    if (from != 0 || pkt.type != MRC_PKT_DATA || (pkt.flags & MRC_F_RETX) != 0) return false;
+    // Trim 4 packets in a row once the window has grown.
+    if (trims >= 4 || net.a.Stats().cwnd < 64 * 1024) return false;
+    const Bytes b = Trim(pkt);
+    mrc_pkt t{};
+    EXPECT_EQ(mrc_wire_parse_trimmed(b.data(), static_cast<uint32_t>(b.size()), &t), MRC_DROP_NONE);
+    EXPECT_EQ(mrc_core_input_trimmed(net.b.core, &t, plane), MRC_DROP_NONE);
+    trims++;
+    return true;
+  };
+  net.Connect();
+  net.a.to_send = 4 * 1024 * 1024;
+  // The window just before a hears of the first trim, and just after.
+  uint32_t before = 0;
+  ASSERT_TRUE(net.RunUntil(
+      [&] {
+        if (net.a.Stats().nacks_rx >= 1) return true;
+        before = net.a.Stats().cwnd;
+        return false;
+      },
+      net.now + 10 * kSec));
+  const uint32_t after_first = net.a.Stats().cwnd;
+  EXPECT_EQ(after_first, before / 2) << "the first trim's NACK halves the window";
+  // The rest of the burst comes within the RTT: no second cut.
+  ASSERT_TRUE(net.RunUntil([&] { return net.a.Stats().nacks_rx >= 4; }, net.now + 10 * kSec));
+  EXPECT_GE(net.a.Stats().cwnd, after_first);
+  ASSERT_TRUE(net.RunUntil([&] { return net.b.rx.size() == net.a.to_send; }, net.now + 10 * kSec));
+  EXPECT_TRUE(net.b.rx == Pattern(net.a.seed, net.a.to_send)) << "payload corrupted";
+}
+
 TEST(CoreTrimmed, TrimmedCopyOfHeldDataGetsASack) {
   Net net;
   net.Setup(2);
