@@ -100,12 +100,12 @@ bool Policy::Suppressed(const PlaneTrack& track, MonoTime when) {
 
 std::vector<Action> Policy::OnAlarm(const Alarm& alarm) {
   counters_.alarms[mrc::AlarmKindName(alarm.kind)]++;
-  const bool module_verdict = alarm.kind == MRC_TM_ALARM_EV_STATE;
-  if (module_verdict) {
+  if (alarm.kind == MRC_TM_ALARM_EV_STATE) {
+    // Not a witness against the plane: in a stalled guest or host the
+    // module gives up on paths of every plane at once (the loss detector
+    // asks for the plane to be dark while others are acked).
     OnPathState(alarm.conn, alarm.ev, alarm.plane, static_cast<mrc::EvState>(alarm.state));
-    if (static_cast<mrc::EvState>(alarm.state) != mrc::EvState::kAssumedBad) {
-      return {};
-    }
+    return {};
   }
   const MonoTime when = FromKtimeNs(alarm.time_ns);
   PlaneTrack& track = Track(alarm.plane);
@@ -114,14 +114,6 @@ std::vector<Action> Policy::OnAlarm(const Alarm& alarm) {
     return {};
   }
   std::vector<Action> actions;
-  if (module_verdict) {
-    // The module gave up on the path itself (losses in a row or a
-    // timeout): as good a witness against the plane as a loss burst, and
-    // often the only one, since the path then stops carrying the data
-    // that would have made a burst.
-    Suspect(alarm.plane, track, alarm, when, actions);
-    return actions;
-  }
   if (alarm.kind == MRC_TM_ALARM_PLANE_LOSS_BURST) {
     // The eBPF side already saw the whole plane go dark.
     if (!track.in_incident) {
@@ -247,6 +239,13 @@ void Policy::OnConnClosed(std::uint32_t conn) {
   std::erase_if(bad_paths_, [conn](const auto& entry) { return entry.first.first == conn; });
   for (auto& [plane, track] : planes_) {
     std::erase_if(track.suspects, [conn](const auto& entry) { return entry.first.first == conn; });
+    // No bad path of the plane is left to come back GOOD and end the
+    // incident: end it here, or the plane could never fail again.
+    const std::uint32_t p = plane;
+    if (track.in_incident &&
+        std::ranges::none_of(bad_paths_, [p](const auto& entry) { return entry.second == p; })) {
+      track.in_incident = false;
+    }
   }
 }
 

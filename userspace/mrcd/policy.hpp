@@ -4,9 +4,7 @@
 //
 // A path (connection, EV) that alarms is marked bad once, until the module
 // reports it GOOD again. When enough distinct paths of one plane alarm
-// (or are marked ASSUMED_BAD by the module, whose own failover may leave
-// the detector nothing to see) within a short window the whole plane is
-// suspect: every path over it is
+// within a short window the whole plane is suspect: every path over it is
 // marked bad (one "plane incident"). A plane with too many incidents
 // within the flap window is taken administratively down for a hold-down
 // that doubles on each repeat and resets after a quiet flap window.
