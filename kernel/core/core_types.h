@@ -86,11 +86,6 @@ static inline int fls64(u64 x)
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
-
-/* compiler_attributes.h's marker of a deliberate case fall-through. */
-#ifndef fallthrough
-#define fallthrough __attribute__((__fallthrough__))
-#endif
 #endif /* __KERNEL__ */
 
 #endif /* __MRC_CORE_TYPES_H */
