@@ -300,6 +300,15 @@ static void mrc_recv_note_trigger(struct mrc_core *core,
 		core->ce_pending++;
 }
 
+/* A copy of data we hold: the SACK that said so may have been lost. */
+static void mrc_recv_dup(struct mrc_core *core, const struct mrc_pkt *pkt,
+			 u32 plane, bool ce)
+{
+	core->stats.dup_pkts++;
+	mrc_recv_note_trigger(core, pkt, plane, ce);
+	mrc_recv_send_sack(core, plane, false);
+}
+
 int mrc_recv_data(struct mrc_core *core, const struct mrc_pkt *pkt,
 		  u32 plane, bool ce)
 {
@@ -312,20 +321,14 @@ int mrc_recv_data(struct mrc_core *core, const struct mrc_pkt *pkt,
 	if (!!(pkt->flags & MRC_F_PSN24) != core->psn24)
 		return MRC_DROP_MALFORMED;
 	if (mrc_diff(core, core->rcv_nxt, psn) < 0) {
-		/* Already here: the SACK that said so may have been lost. */
-		core->stats.dup_pkts++;
-		mrc_recv_note_trigger(core, pkt, plane, ce);
-		mrc_recv_send_sack(core, plane, false);
+		mrc_recv_dup(core, pkt, plane, ce);
 		return MRC_DROP_DUPLICATE;
 	}
 	if (core->peer_fin || !mrc_conn_can_rcv_data(core))
 		return MRC_DROP_STATE;
 	reason = mrc_recv_place(core, pkt, plane);
-	if (reason == MRC_DROP_DUPLICATE) {
-		core->stats.dup_pkts++;
-		mrc_recv_note_trigger(core, pkt, plane, ce);
-		mrc_recv_send_sack(core, plane, false);
-	}
+	if (reason == MRC_DROP_DUPLICATE)
+		mrc_recv_dup(core, pkt, plane, ce);
 	if (reason != MRC_DROP_NONE)
 		return reason;
 	ooo = psn != core->rcv_nxt;
@@ -369,9 +372,7 @@ int mrc_recv_trimmed(struct mrc_core *core, const struct mrc_pkt *pkt,
 	off = mrc_diff(core, core->rcv_nxt, psn);
 	if (off < 0 || mrc_recv_held(core, psn)) {
 		/* A whole copy is here: the sender only lacks the SACK. */
-		core->stats.dup_pkts++;
-		mrc_recv_note_trigger(core, pkt, plane, false);
-		mrc_recv_send_sack(core, plane, false);
+		mrc_recv_dup(core, pkt, plane, false);
 		return MRC_DROP_DUPLICATE;
 	}
 	if (core->peer_fin || !mrc_conn_can_rcv_data(core))
