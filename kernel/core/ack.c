@@ -363,8 +363,14 @@ int mrc_ack_nack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 					     win > 64 ? (u32)win : 64);
 		break;
 	case MRC_NACK_NO_BUFFER:
-		/* Wait for a SACK that opens the window (or the persist probe). */
+		/*
+		 * Wait for a SACK that opens the window (or the persist probe).
+		 * The peer is there and its application (or memory) is not
+		 * ready: no network stall, so the user timeout starts again,
+		 * but the backoff stays: the probes slow down as they wait.
+		 */
 		core->peer_rwnd = 0;
+		core->last_progress_us = mrc_now(core);
 		if (seg->psn == core->snd_una)
 			core->una_refused = true;
 		break;

@@ -82,11 +82,20 @@ size_t mrc_recv_mem_bytes(const struct mrc_core *core)
 	       core->held_bytes;
 }
 
-/* Bytes we can still take beyond cum_psn. */
+/*
+ * Bytes we can still take beyond cum_psn. Holding nothing, with an
+ * application that can take something, we always take the next in-order
+ * segment (mrc_recv_fits()), so say at least one MSS: a buffer smaller
+ * than a segment (a tiny SO_RCVBUF, a jumbo MSS) would otherwise hold the
+ * sender, which sends whole segments, to one persist probe per segment.
+ * The application then holds at most one segment over its buffer.
+ */
 u32 mrc_recv_rwnd(const struct mrc_core *core)
 {
 	u32 room = mrc_min(core->app_free, core->rcvbuf);
 
+	if (!core->held_bytes && core->app_free)
+		return mrc_max(room, core->mss);
 	return room > core->held_bytes ? room - core->held_bytes : 0;
 }
 
@@ -215,15 +224,20 @@ void mrc_recv_deliver(struct mrc_core *core)
 }
 
 /*
- * Room for @len more bytes at PSN @psn? Within rcvbuf, always. Beyond it,
- * only the packet that fills the gap (rcv_nxt, with nothing in order left
- * for the application): the buffer may be full of data past the gap, which
- * only that packet can ever release, so refusing it would refuse every
+ * Room for @len more bytes at PSN @psn? None while the application can
+ * take nothing: what comes then is a zero-window probe, and taking each
+ * one would grow the application's queue by a segment a probe for as long
+ * as it does not read. Within rcvbuf, always. Beyond it, only the packet
+ * that fills the gap (rcv_nxt, with nothing in order left for the
+ * application): the buffer may be full of data past the gap, which only
+ * that packet can ever release, so refusing it would refuse every
  * retransmission of it too and stall the connection for good. Taking it
  * costs at most one MSS over rcvbuf, and delivering it frees the rest.
  */
 static bool mrc_recv_fits(const struct mrc_core *core, u32 psn, u32 len)
 {
+	if (!core->app_free)
+		return false;
 	if (core->held_bytes + len <= core->rcvbuf)
 		return true;
 	return psn == core->rcv_nxt && core->rcv_dlv == core->rcv_nxt &&
@@ -411,19 +425,30 @@ int mrc_recv_fin(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 	return MRC_DROP_NONE;
 }
 
+/*
+ * Is the window worth a SACK of its own? When it has grown by a good part
+ * of the buffer (not for every byte the application reads), and always
+ * when it lets through a whole segment that the last one did not: a
+ * sender that cannot send a segment sends nothing until told.
+ */
+static bool mrc_recv_window_news(const struct mrc_core *core)
+{
+	u32 rwnd = mrc_recv_rwnd(core), was = core->last_adv_rwnd;
+	u32 step = mrc_max(core->mss, core->rcvbuf / 4);
+
+	if (was < core->mss && rwnd >= core->mss)
+		return true;
+	return was < core->rcvbuf / 2 && rwnd >= was + step;
+}
+
 void mrc_core_rcv_space(struct mrc_core *core, u32 free_bytes)
 {
-	u32 rwnd, step;
-
 	core->app_free = free_bytes;
 	if (core->state == MRC_CORE_CLOSED || core->state == MRC_CORE_ABORTED ||
 	    core->state == MRC_CORE_SYN_SENT)
 		return;
 	mrc_recv_deliver(core);
-	rwnd = mrc_recv_rwnd(core);
-	step = mrc_max(core->mss, core->rcvbuf / 4);
-	if (!core->peer_fin && core->last_adv_rwnd < core->rcvbuf / 2 &&
-	    rwnd >= core->last_adv_rwnd + step)
+	if (!core->peer_fin && mrc_recv_window_news(core))
 		mrc_recv_send_sack(core, core->last_plane, false);
 	if (core->state != MRC_CORE_ABORTED)
 		mrc_conn_rearm(core);

@@ -10,8 +10,9 @@
 //  - its counters, SACK fields (cum_psn, bitmap, rcv_bytes, ooo_count) and
 //    NACKs say what the model says;
 //  - it holds no more than rcvbuf plus one MSS, and it always takes the
-//    next in-order PSN (else a buffer full of out-of-order data stalls the
-//    transfer for good).
+//    next in-order PSN while the application has room (else a buffer full
+//    of out-of-order data stalls the transfer for good); with no room, it
+//    takes nothing (else each zero-window probe grows the app's queue).
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -87,7 +88,8 @@ class ReasmFuzz {
   }
   void ReportSpace() {
     const uint64_t room = cap_ > unread_ ? cap_ - unread_ : 0;
-    mrc_core_rcv_space(w_.b.core, static_cast<uint32_t>(std::min<uint64_t>(room, UINT32_MAX)));
+    app_free_ = static_cast<uint32_t>(std::min<uint64_t>(room, UINT32_MAX));
+    mrc_core_rcv_space(w_.b.core, app_free_);
   }
 
   Options opts_;
@@ -98,6 +100,7 @@ class ReasmFuzz {
   uint64_t accepted_bytes_ = 0;
   uint32_t next_ = 0;  // the next PSN offset b needs (cum_psn)
   uint64_t next_bytes_ = 0;
+  uint32_t app_free_ = 0;   // b's idea of the app's room: reported, less delivered
   uint32_t delivered_ = 0;  // segments delivered
   uint64_t delivered_bytes_ = 0;
   uint32_t max_len_ = 0;
@@ -138,6 +141,7 @@ Seg ReasmFuzz::Consistent(uint32_t k) const {
 
 bool ReasmFuzz::Start() {
   if (!w_.Accept(opts_)) return false;
+  app_free_ = opts_.rcvbuf;  // what a new core assumes until told
   w_.b.on_deliver = [this](const uint8_t* d, uint32_t n, uint32_t f) { return OnDeliver(d, n, f); };
   w_.b.on_note = [this](mrc_core_note note, uint32_t) {
     if (note == MRC_NOTE_PEER_FIN)
@@ -166,6 +170,7 @@ int ReasmFuzz::OnDeliver(const uint8_t* data, uint32_t len, uint32_t flags) {
     return -EAGAIN;
   }
   unread_ += len;
+  app_free_ = app_free_ > len ? app_free_ - len : 0;
   delivered_++;
   delivered_bytes_ += len;
   return 0;
@@ -179,7 +184,11 @@ void ReasmFuzz::CheckSack(const mrc_pkt& p) const {
         "SACK rcv_bytes is not the in-order bytes");
   Check(s.ooo_count == std::min<size_t>(accepted_.size() - next_, 0xffff),
         "SACK ooo_count is not the segments held past the gap");
-  Check(s.rwnd <= opts_.rcvbuf, "SACK rwnd beyond rcvbuf");
+  // One MSS when the buffer is smaller and b holds nothing: b always
+  // takes the next in-order segment then.
+  Check(s.rwnd <= opts_.rcvbuf ||
+            (s.rwnd == opts_.mss && delivered_ == next_ && accepted_.size() == next_),
+        "SACK rwnd beyond rcvbuf");
   for (uint32_t i = 0; i < 64; i++) {
     const uint32_t psn = (s.sack_base + i) & mask_;
     const bool set = ((s.bitmap >> i) & 1) != 0;
@@ -236,7 +245,7 @@ void ReasmFuzz::SendData(uint32_t off, const Seg& seg, uint8_t mode, uint32_t pl
   p.payload_len = seg.len;
 
   const bool in_order = off == next_ && delivered_ == next_ && CanReceive() && !spoiled &&
-                        plane < opts_.nplanes && seg.len <= opts_.mss;
+                        plane < opts_.nplanes && seg.len <= opts_.mss && app_free_ > 0;
   const uint64_t failures = w_.b.alloc_failures;
   const uint32_t window_start = delivered_;
   pending_ = true;

@@ -90,6 +90,8 @@ TEST(SmallRcvbuf, GapPacketTakenWhenFullOfOutOfOrderData) {
   EXPECT_EQ(data(0), MRC_DROP_NONE) << "the packet that fills the gap";
   EXPECT_EQ(net.b.rx.size(), 9U * 1400);
   EXPECT_EQ(net.b.core->held_bytes, 0U);
+  EXPECT_EQ(data(9), MRC_DROP_NO_BUFFER) << "the application has no room left";
+  net.b.Read();
   EXPECT_EQ(data(9), MRC_DROP_NONE);
 }
 
@@ -145,6 +147,73 @@ TEST(SmallRcvbuf, GapPacketResentThroughClosedWindow) {
   EXPECT_EQ(net.a.Stats().retx_pkts, 1U);
   net.RunFor(100000);  // the retransmission timer (50 ms) resends it
   EXPECT_EQ(net.a.Stats().retx_pkts, 2U);
+}
+
+// A receive buffer smaller than one segment (here 1,000 bytes against an
+// MSS of 1,400; in the module, a small SO_RCVBUF on a jumbo-MTU plane):
+// b takes the next in-order segment whenever it holds nothing, so it must
+// advertise a segment's worth. It used to advertise the 1,000 bytes, which
+// a sends no segment into: every segment waited for the persist timer
+// (found by fuzz_ack, corpus regress-drain-stall-*).
+TEST(SmallRcvbuf, BufferSmallerThanOneSegmentStillFlows) {
+  Net net(24);
+  net.Setup(1);
+  net.b.cfg.rcvbuf = 1000;
+  net.Connect();
+  net.a.to_send = 64 * 1400;
+  const uint64_t start = net.now;
+  ASSERT_TRUE(net.RunUntil(
+      [&] {
+        return net.b.rx.size() == net.a.to_send && net.a.Stats().acked_bytes == net.a.to_send;
+      },
+      net.now + 30 * kSec))
+      << "stalled at " << net.b.rx.size() << " of " << net.a.to_send;
+  EXPECT_TRUE(net.b.rx == Pattern(net.a.seed, net.a.to_send));
+  // One segment a round trip, never a persist timeout between two.
+  EXPECT_LT(net.a.Stats().longest_stall_us, 10000U);
+  EXPECT_LT(net.now - start, 64 * 10000U);
+  EXPECT_EQ(net.b.Stats().drops[MRC_DROP_NO_BUFFER], 0U);
+  EXPECT_LE(mrc_recv_rwnd(net.b.core), 1400U);
+}
+
+// The window update that reopens it: after the application was full, the
+// space it frees is news as soon as a whole segment fits again, though it
+// is less than a quarter of the buffer past the last window.
+TEST(SmallRcvbuf, WindowUpdateWhenASegmentFitsAgain) {
+  Net net(25);
+  net.Setup(1);
+  net.b.cfg.rcvbuf = 1000;
+  net.b.auto_read = false;
+  net.Connect();
+  net.a.to_send = 4 * 1400;
+  net.RunFor(200000);
+  ASSERT_EQ(net.b.rx.size(), 1400U) << "one segment over the application's buffer, no more";
+  EXPECT_EQ(net.a.Stats().peer_rwnd, 0U);
+  const uint64_t sacks = net.b.Stats().sacks_tx;
+  net.b.Read();
+  EXPECT_EQ(net.b.Stats().sacks_tx, sacks + 1) << "no window update";
+  net.RunFor(2000);  // far less than a's retransmission timer
+  EXPECT_EQ(net.b.rx.size(), 2U * 1400);
+}
+
+// An application that stops reading: the zero-window probes are refused,
+// so its queue stays one segment over its buffer however long it waits,
+// and the sender, answered, keeps the connection past its user timeout.
+TEST(SmallRcvbuf, ApplicationThatStopsReadingGrowsNothing) {
+  Net net(26);
+  net.Setup(1);
+  net.b.cfg.rcvbuf = 16 * 1400;
+  net.b.auto_read = false;
+  net.a.cfg.user_timeout_ms = 5000;  // more than the probes' longest gap (rto_max)
+  net.Connect();
+  net.a.to_send = 64 * 1400;
+  net.RunFor(20 * kSec);
+  EXPECT_EQ(net.b.rx.size(), 16U * 1400);
+  EXPECT_EQ(net.a.error, 0) << "a gave up on a peer that answers";
+  EXPECT_GT(net.b.Stats().drops[MRC_DROP_NO_BUFFER], 3U) << "no zero-window probes";
+  EXPECT_LT(net.b.Stats().drops[MRC_DROP_NO_BUFFER], 40U) << "probes that do not back off";
+  net.b.Read();
+  ASSERT_TRUE(net.RunUntil([&] { return net.b.rx.size() == 32U * 1400; }, net.now + kSec));
 }
 
 // 1-byte messages are 1-byte segments: the bytes of b's buffer allow far
