@@ -60,6 +60,9 @@ static int enter_peer_ns(void)
 	return err;
 }
 
+/* SO_RCVBUF of the next server's listener (0: the default). */
+static int server_rcvbuf;
+
 /*
  * Fork a server in the peer netns listening on @port with @type; it runs
  * @serve on each accepted socket (@count of them) and exits 0 if all
@@ -84,8 +87,10 @@ static pid_t start_server(int family, int type, int port, int count,
 	if (enter_peer_ns())
 		_exit(10);
 	fd = socket(family, type, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&any, sizeof(any)) ||
-	    listen(fd, 8))
+	if (fd < 0 || (server_rcvbuf &&
+		       setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &server_rcvbuf,
+				  sizeof(server_rcvbuf))) ||
+	    bind(fd, (struct sockaddr *)&any, sizeof(any)) || listen(fd, 8))
 		_exit(11);
 	if (write(ready[1], &b, 1) != 1)
 		_exit(12);
@@ -130,6 +135,31 @@ static int serve_check_stream(int fd)
 	if (n < 0)
 		return 2;
 	return send(fd, &total, sizeof(total), 0) == sizeof(total) ? 0 : 3;
+}
+
+/*
+ * Stop reading for four seconds, then check the connection took no more
+ * than the socket's buffer (what the core assumed free at accept, the
+ * kernel's doubled SO_RCVBUF) plus one segment: the sender's zero-window
+ * probes must be refused, not queued one by one. Then read it all.
+ */
+static int serve_after_a_pause(int fd)
+{
+	struct mrc_conn_info info;
+	socklen_t len = sizeof(int);
+	int rcvbuf;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &len))
+		return 4;
+	sleep(4);
+	len = sizeof(info);
+	if (getsockopt(fd, SOL_MRC, MRC_CONN_INFO, &info, &len))
+		return 5;
+	fprintf(stderr, "# unread after 4 s: %llu bytes, SO_RCVBUF %d\n",
+		(unsigned long long)info.rx_data_bytes, rcvbuf);
+	if (info.rx_data_bytes > (__u64)rcvbuf + 9000)
+		return 6;
+	return serve_check_stream(fd);
 }
 
 /* Echo each message back unchanged. */
@@ -407,6 +437,41 @@ TEST_F(sockapi, options_of_a_connected_socket)
 	EXPECT_LE(elapsed_ms, 15000);
 	close(fd);
 	EXPECT_EQ(0, server_status(pid));
+}
+
+/*
+ * A receiver that stops reading: the sender blocks, keeps the connection
+ * (its zero-window probes are answered) and loses nothing; the receiver
+ * queues no more than its buffer.
+ */
+TEST_F(sockapi, receiver_that_stops_reading)
+{
+	const size_t total = 1 << 20;
+	static unsigned char buf[65536];
+	unsigned long long echoed = 0;
+	size_t off, i;
+	pid_t pid;
+	int fd;
+
+	server_rcvbuf = 16384;
+	pid = start_server(self->family, SOCK_STREAM, PORT + 6, 1,
+			   serve_after_a_pause);
+	server_rcvbuf = 0;
+	ASSERT_GT(pid, 0);
+	fd = connect_to(self->family, SOCK_STREAM, PORT + 6);
+	ASSERT_LE(0, fd) TH_LOG("connect: %s", strerror(errno));
+	for (off = 0; off < total; off += sizeof(buf)) {
+		for (i = 0; i < sizeof(buf); i++)
+			buf[i] = pattern(off + i);
+		ASSERT_EQ((ssize_t)sizeof(buf), send(fd, buf, sizeof(buf), 0))
+			TH_LOG("send: %s", strerror(errno));
+	}
+	ASSERT_EQ(0, shutdown(fd, SHUT_WR));
+	ASSERT_EQ((ssize_t)sizeof(echoed), recv(fd, &echoed, sizeof(echoed),
+						 MSG_WAITALL));
+	EXPECT_EQ(total, echoed);
+	EXPECT_EQ(0, server_status(pid)) TH_LOG("6: queued past its buffer");
+	close(fd);
 }
 
 TEST_HARNESS_MAIN
