@@ -47,8 +47,14 @@ struct mrc_conn {
 	refcount_t		ref;
 	struct hrtimer		timer;
 	struct delayed_work	kill_work;
-	/* seqpacket: segments of the message being received (under @lock) */
+	/*
+	 * seqpacket: segments of the message being received, their truesize
+	 * (charged to sk_rmem_alloc, but not readable yet) and whether this
+	 * input added one (sock_io.c, mrc_sock_partial_space()); under @lock
+	 */
 	struct sk_buff_head	rx_partial;
+	u32			rx_partial_truesize;
+	bool			rx_partial_grew;
 	/* bindings to offload devices (offload.h); NULL until the first */
 	struct mrc_conn_offload __rcu *offload;
 

@@ -96,6 +96,7 @@ int mrc_shutdown(struct socket *sock, int how);
 int mrc_sock_deliver(struct mrc_conn *conn, const void *data, u32 len,
 		     u32 flags);
 void mrc_sock_rcv_space(struct sock *sk);
+void mrc_sock_partial_space(struct mrc_conn *conn);
 int mrc_sock_wait(struct sock *sk, long *timeo, bool (*ready)(struct sock *));
 
 #endif /* __MRC_SOCK_H */

@@ -255,8 +255,12 @@ int mrc_sock_deliver(struct mrc_conn *conn, const void *data, u32 len,
 		skb_queue_tail(&sk->sk_receive_queue, skb);
 	} else {
 		__skb_queue_tail(&conn->rx_partial, skb);
-		if (!(flags & MRC_F_EOM))
+		conn->rx_partial_truesize += skb->truesize;
+		if (!(flags & MRC_F_EOM)) {
+			conn->rx_partial_grew = true;
 			return 0;
+		}
+		conn->rx_partial_truesize = 0;
 		spin_lock(&sk->sk_receive_queue.lock);
 		skb_queue_splice_tail_init(&conn->rx_partial,
 					   &sk->sk_receive_queue);
@@ -267,18 +271,48 @@ int mrc_sock_deliver(struct mrc_conn *conn, const void *data, u32 len,
 	return 0;
 }
 
+/*
+ * The room the application has: its buffer less what it holds, not
+ * counting a SOCK_SEQPACKET message still being assembled. It cannot read
+ * that one before the rest arrives, so counting it would close the window
+ * on the very segments that complete a message larger than the buffer
+ * (the core refuses DATA while the application has no room). Under
+ * conn->lock.
+ */
+static u32 mrc_sock_space(struct mrc_conn *conn)
+{
+	struct sock *sk = conn->sk;
+	int held = atomic_read(&sk->sk_rmem_alloc) - conn->rx_partial_truesize;
+	int space = READ_ONCE(sk->sk_rcvbuf) - max(held, 0);
+
+	return max(space, 0);
+}
+
 /* Tell the core how much the application can take now. */
 void mrc_sock_rcv_space(struct sock *sk)
 {
 	struct mrc_conn *conn = mrc_sk(sk)->conn;
-	int space = READ_ONCE(sk->sk_rcvbuf) - atomic_read(&sk->sk_rmem_alloc);
 
 	if (!conn)
 		return;
 	spin_lock_bh(&conn->lock);
 	if (conn->core)
-		mrc_core_rcv_space(conn->core, max(space, 0));
+		mrc_core_rcv_space(conn->core, mrc_sock_space(conn));
 	spin_unlock_bh(&conn->lock);
+}
+
+/*
+ * After an input under conn->lock: a segment joined the message being
+ * assembled, which the core counted against the application's room;
+ * give that room back (see mrc_sock_space()). Not from the delivery
+ * itself, which runs inside the core.
+ */
+void mrc_sock_partial_space(struct mrc_conn *conn)
+{
+	if (!conn->rx_partial_grew || !conn->core)
+		return;
+	conn->rx_partial_grew = false;
+	mrc_core_rcv_space(conn->core, mrc_sock_space(conn));
 }
 
 static bool mrc_rcv_ready(struct sock *sk)
@@ -337,6 +371,9 @@ static int mrc_recv_stream(struct sock *sk, struct msghdr *msg, size_t len,
 		err = mrc_rcv_empty(sk);
 		if (err != -EAGAIN)
 			return copied ? (int)copied : err;
+		/* A reader that waits for more (MSG_WAITALL) made room. */
+		if (copied)
+			mrc_sock_rcv_space(sk);
 		err = mrc_sock_wait(sk, timeo, mrc_rcv_ready);
 		if (err)
 			return copied ? (int)copied : err;

@@ -81,6 +81,7 @@ static int mrc_udp_to_conn(struct mrc_net *mn, const struct mrc_pkt *pkt,
 		reason = MRC_DROP_PLANE;
 	else if (conn->core)
 		reason = mrc_core_input(conn->core, pkt, plane, ce);
+	mrc_sock_partial_space(conn);
 	spin_unlock(&conn->lock);
 	mrc_conn_put(conn);
 	return reason;

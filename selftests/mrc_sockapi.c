@@ -27,6 +27,7 @@
 #include "mrc_lib.h"
 
 #define PORT 7000
+#define BIG_MSG (200 << 10)
 
 static struct sockaddr_mrc peer_addr(int family, int port)
 {
@@ -160,6 +161,39 @@ static int serve_after_a_pause(int fd)
 	if (info.rx_data_bytes > (__u64)rcvbuf + 9000)
 		return 6;
 	return serve_check_stream(fd);
+}
+
+/*
+ * Read with requests larger than the socket's buffer: MSG_WAITALL reads
+ * of 256 KiB (stream), or messages of 200 KiB (seqpacket), against a
+ * 32 KiB SO_RCVBUF. Each must complete: the reader makes room while it
+ * waits, and a message being assembled does not count against it.
+ */
+static int serve_big_reads(int fd)
+{
+	static unsigned char buf[256 << 10];
+	unsigned long long total = 0;
+	int type;
+	socklen_t len = sizeof(type);
+	ssize_t n, i;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len))
+		return 4;
+	for (;;) {
+		n = recv(fd, buf, sizeof(buf),
+			 type == SOCK_STREAM ? MSG_WAITALL : 0);
+		if (n <= 0)
+			break;
+		if (type == SOCK_SEQPACKET && n != BIG_MSG)
+			return 5;
+		for (i = 0; i < n; i++)
+			if (buf[i] != pattern(total + i))
+				return 1;
+		total += n;
+	}
+	if (n < 0)
+		return 2;
+	return send(fd, &total, sizeof(total), 0) == sizeof(total) ? 0 : 3;
 }
 
 /* Echo each message back unchanged. */
@@ -472,6 +506,55 @@ TEST_F(sockapi, receiver_that_stops_reading)
 	EXPECT_EQ(total, echoed);
 	EXPECT_EQ(0, server_status(pid)) TH_LOG("6: queued past its buffer");
 	close(fd);
+}
+
+/*
+ * Reads and messages larger than the receiver's buffer: 4 MiB as
+ * MSG_WAITALL reads of 256 KiB, then 16 messages of 200 KiB, into a
+ * 32 KiB SO_RCVBUF. Each must complete, and soon: neither waits for the
+ * sender's zero-window probes.
+ */
+TEST_F(sockapi, reads_larger_than_the_receive_buffer)
+{
+	static unsigned char buf[BIG_MSG];
+	const int types[] = { SOCK_STREAM, SOCK_SEQPACKET };
+	unsigned long long echoed, total = 16ULL * BIG_MSG;
+	struct timeval t0, t1;
+	size_t off, i;
+	int fd, t;
+	pid_t pid;
+
+	for (t = 0; t < 2; t++) {
+		server_rcvbuf = 16384;
+		pid = start_server(self->family, types[t], PORT + 7 + t, 1,
+				   serve_big_reads);
+		server_rcvbuf = 0;
+		ASSERT_GT(pid, 0);
+		fd = connect_to(self->family, types[t], PORT + 7 + t);
+		ASSERT_LE(0, fd) TH_LOG("connect: %s", strerror(errno));
+		gettimeofday(&t0, NULL);
+		for (off = 0; off < total; off += sizeof(buf)) {
+			for (i = 0; i < sizeof(buf); i++)
+				buf[i] = pattern(off + i);
+			ASSERT_EQ((ssize_t)sizeof(buf),
+				  send(fd, buf, sizeof(buf), 0))
+				TH_LOG("send: %s", strerror(errno));
+		}
+		ASSERT_EQ(0, shutdown(fd, SHUT_WR));
+		echoed = 0;
+		ASSERT_EQ((ssize_t)sizeof(echoed),
+			  recv(fd, &echoed, sizeof(echoed), MSG_WAITALL));
+		gettimeofday(&t1, NULL);
+		EXPECT_EQ(total, echoed);
+		EXPECT_EQ(0, server_status(pid));
+		TH_LOG("%s: %llu bytes in %ld ms",
+		       t ? "seqpacket" : "stream", total,
+		       (t1.tv_sec - t0.tv_sec) * 1000 +
+		       (t1.tv_usec - t0.tv_usec) / 1000);
+		/* 3.2 MiB at one probe per RTO would take minutes. */
+		EXPECT_LE(t1.tv_sec - t0.tv_sec, 30);
+		close(fd);
+	}
 }
 
 TEST_HARNESS_MAIN
