@@ -120,14 +120,19 @@ static int server_status(pid_t pid)
 	return WEXITSTATUS(status);
 }
 
-/* Read everything, check the pattern, answer with the byte count. */
-static int serve_check_stream(int fd)
+/*
+ * Read to EOF in reads of up to @size bytes with @flags (each exactly
+ * @msg bytes, if @msg), check the pattern, answer with the byte count.
+ */
+static int read_and_count(int fd, size_t size, int flags, ssize_t msg)
 {
-	static unsigned char buf[65536];
+	static unsigned char buf[256 << 10];
 	unsigned long long total = 0;
 	ssize_t n, i;
 
-	while ((n = recv(fd, buf, sizeof(buf), 0)) > 0) {
+	while ((n = recv(fd, buf, size, flags)) > 0) {
+		if (msg && n != msg)
+			return 7;
 		for (i = 0; i < n; i++)
 			if (buf[i] != pattern(total + i))
 				return 1;
@@ -136,6 +141,11 @@ static int serve_check_stream(int fd)
 	if (n < 0)
 		return 2;
 	return send(fd, &total, sizeof(total), 0) == sizeof(total) ? 0 : 3;
+}
+
+static int serve_check_stream(int fd)
+{
+	return read_and_count(fd, 65536, 0, 0);
 }
 
 /*
@@ -171,29 +181,14 @@ static int serve_after_a_pause(int fd)
  */
 static int serve_big_reads(int fd)
 {
-	static unsigned char buf[256 << 10];
-	unsigned long long total = 0;
+	socklen_t len = sizeof(int);
 	int type;
-	socklen_t len = sizeof(type);
-	ssize_t n, i;
 
 	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len))
 		return 4;
-	for (;;) {
-		n = recv(fd, buf, sizeof(buf),
-			 type == SOCK_STREAM ? MSG_WAITALL : 0);
-		if (n <= 0)
-			break;
-		if (type == SOCK_SEQPACKET && n != BIG_MSG)
-			return 5;
-		for (i = 0; i < n; i++)
-			if (buf[i] != pattern(total + i))
-				return 1;
-		total += n;
-	}
-	if (n < 0)
-		return 2;
-	return send(fd, &total, sizeof(total), 0) == sizeof(total) ? 0 : 3;
+	if (type == SOCK_STREAM)
+		return read_and_count(fd, 256 << 10, MSG_WAITALL, 0);
+	return read_and_count(fd, 256 << 10, 0, BIG_MSG);
 }
 
 /* Echo each message back unchanged. */
