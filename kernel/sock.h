@@ -65,6 +65,9 @@ struct mrc_skb_cb {
 	bool	eom;		/* seqpacket: last segment of a message */
 };
 
+/* A new socket's SO_SNDBUF and SO_RCVBUF (bytes) */
+#define MRC_DEFAULT_BUF		(4 * 1024 * 1024)
+
 #define MRC_SKB_CB(skb) ((struct mrc_skb_cb *)&((skb)->cb[0]))
 
 /* socket.c */

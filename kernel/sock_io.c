@@ -276,14 +276,19 @@ int mrc_sock_deliver(struct mrc_conn *conn, const void *data, u32 len,
  * counting a SOCK_SEQPACKET message still being assembled. It cannot read
  * that one before the rest arrives, so counting it would close the window
  * on the very segments that complete a message larger than the buffer
- * (the core refuses DATA while the application has no room). Under
- * conn->lock.
+ * (the core refuses DATA while the application has no room). Not without
+ * bound, or a peer that never ends its message fills memory: up to twice
+ * (truesize over payload) what a default send buffer can send as one
+ * message, or our own buffer if larger. Under conn->lock.
  */
 static u32 mrc_sock_space(struct mrc_conn *conn)
 {
 	struct sock *sk = conn->sk;
-	int held = atomic_read(&sk->sk_rmem_alloc) - conn->rx_partial_truesize;
-	int space = READ_ONCE(sk->sk_rcvbuf) - max(held, 0);
+	int rcvbuf = READ_ONCE(sk->sk_rcvbuf);
+	int partial = min_t(u32, conn->rx_partial_truesize,
+			    2 * max(rcvbuf, MRC_DEFAULT_BUF));
+	int held = atomic_read(&sk->sk_rmem_alloc) - partial;
+	int space = rcvbuf - max(held, 0);
 
 	return max(space, 0);
 }

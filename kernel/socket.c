@@ -18,7 +18,6 @@
 
 #define MRC_PORT_EPHEMERAL_LOW	32768
 #define MRC_PORT_EPHEMERAL_HIGH	60999
-#define MRC_DEFAULT_BUF		(4 * 1024 * 1024)
 #define MRC_DEFAULT_USER_TIMEOUT_MS 30000
 
 struct proto mrc_prot = {
