@@ -57,8 +57,8 @@ static u64 mrc_ack_wait_for(const struct mrc_core *core, u32 rtt)
 	       core->ack_delay_us + MRC_CORE_REORDER_MARGIN_US;
 }
 
-static u64 mrc_ack_reorder_wait(const struct mrc_core *core,
-				const struct mrc_seg *seg)
+u64 mrc_ack_reorder_wait(const struct mrc_core *core,
+			 const struct mrc_seg *seg)
 {
 	u32 rtt = core->evs[seg->ev_idx].srtt_us;
 
@@ -338,6 +338,13 @@ int mrc_ack_nack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 	    mrc_diff(core, core->snd_nxt, n->cum_psn) > 0)
 		return MRC_DROP_ACK;
 	core->stats.nacks_rx++;
+	/*
+	 * Whatever the reason, the peer got our DATA's header: it is there
+	 * and a path reaches it. A NACK is no acknowledgement (the backoff
+	 * stays), but a busy fabric that trims, a full peer that refuses or
+	 * a PSN window that is too narrow is no dead peer either.
+	 */
+	mrc_conn_peer_alive(core);
 	idx = mrc_ev_find(core, n->echo_ev);
 	mrc_core_trace(core, MRC_TRACE_NACK, n->psn, plane, n->echo_ev, 0, 0,
 		       n->reason, false);
@@ -364,13 +371,11 @@ int mrc_ack_nack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 		break;
 	case MRC_NACK_NO_BUFFER:
 		/*
-		 * Wait for a SACK that opens the window (or the persist probe).
-		 * The peer is there and its application (or memory) is not
-		 * ready: no network stall, so the user timeout starts again,
-		 * but the backoff stays: the probes slow down as they wait.
+		 * Wait for a SACK that opens the window (or the persist probe):
+		 * the peer's application (or memory) is not ready. The backoff
+		 * stays: the probes slow down as they wait.
 		 */
 		core->peer_rwnd = 0;
-		core->last_progress_us = mrc_now(core);
 		if (seg->psn == core->snd_una)
 			core->una_refused = true;
 		break;

@@ -152,6 +152,16 @@ void mrc_conn_progress(struct mrc_core *core)
 	core->backoff = 0;
 }
 
+/*
+ * The peer answered what we sent without acknowledging it (a NACK): it is
+ * there, and so is a path to it. The user timeout measures how long we
+ * have had no such sign, so it starts again; the backoff stays.
+ */
+void mrc_conn_peer_alive(struct mrc_core *core)
+{
+	core->last_progress_us = mrc_now(core);
+}
+
 static void mrc_conn_set_state(struct mrc_core *core,
 			       enum mrc_core_state state)
 {

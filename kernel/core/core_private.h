@@ -48,6 +48,8 @@ extern "C" {
 #define MRC_EV_BAD_LOSSES		2
 /* Full EV weight; ECN halves it, a loss quarters it, clean ACKs add one. */
 #define MRC_EV_WEIGHT_FULL		16
+/* Doublings of the wait after unanswered probes of one EV (ev.c). */
+#define MRC_EV_PROBE_MAX_SHIFT		4
 /* Retry period after an allocation failure refused a send. */
 #define MRC_CORE_ALLOC_RETRY_US		1000
 /* "No EV to avoid" for mrc_ev_pick(). */
@@ -71,6 +73,11 @@ static inline u32 mrc_clamp(u32 v, u32 lo, u32 hi)
 static inline u64 mrc_min64(u64 a, u64 b)
 {
 	return a < b ? a : b;
+}
+
+static inline u64 mrc_max64(u64 a, u64 b)
+{
+	return a > b ? a : b;
 }
 
 /* Segment states. */
@@ -114,13 +121,13 @@ struct mrc_ev {
 	u16	value;
 	u8	plane;
 	u8	state;			/* enum mrc_ev_state */
-	u8	probing;
+	u8	probing;		/* probes since the last reply */
 	u8	losses_in_row;
 	u16	skip_left;		/* SKIP: picks until GOOD again */
 	s32	weight;
 	s32	credit;			/* smooth weighted round-robin */
 	u32	srtt_us;
-	u32	probe_id;
+	u32	probe_id;		/* of every probe since the last reply */
 	u64	next_probe_us;
 	u64	tx_pkts;
 	u64	tx_bytes;
@@ -332,6 +339,7 @@ void mrc_core_trace(struct mrc_core *core, enum mrc_core_trace point,
 void mrc_conn_fail(struct mrc_core *core, int err, bool send_rst);
 void mrc_conn_rearm(struct mrc_core *core);
 void mrc_conn_progress(struct mrc_core *core);
+void mrc_conn_peer_alive(struct mrc_core *core);
 bool mrc_conn_can_send_data(const struct mrc_core *core);
 bool mrc_conn_can_rcv_data(const struct mrc_core *core);
 void mrc_conn_check_done(struct mrc_core *core);
@@ -379,6 +387,8 @@ int mrc_ack_nack(struct mrc_core *core, const struct mrc_pkt *pkt,
 		 u32 plane);
 void mrc_ack_rtt_sample(struct mrc_core *core, u32 rtt_us);
 void mrc_ack_detect_losses(struct mrc_core *core);
+u64 mrc_ack_reorder_wait(const struct mrc_core *core,
+			 const struct mrc_seg *seg);
 
 /* ev.c */
 int mrc_ev_init(struct mrc_core *core, const struct mrc_core_cfg *cfg);

@@ -20,7 +20,7 @@
  * picks as there were GOOD EVs (one rotation). MRC_EV_BAD_LOSSES losses in
  * a row with no ACK in between, or a retransmission timeout, make an EV
  * ASSUMED_BAD unless fewer than ev_min_active GOOD EVs would be left; it
- * is probed every probe_interval_us and GOOD again when a reply comes.
+ * is probed (mrc_ev_probe_wait()) and GOOD again when a reply comes.
  * DENIED only comes from mrc_core_ev_set_state(). When no GOOD EV is left
  * on a usable plane the others (not DENIED) are used round-robin, so a
  * connection whose every path failed recovers when one heals.
@@ -319,23 +319,54 @@ void mrc_ev_on_ack(struct mrc_core *core, u32 idx, u32 rtt_us, bool ce)
 		ev->weight--;
 }
 
+/*
+ * How long after a probe of @ev the next one goes out. A probe's reply
+ * takes a round trip, and a loaded path's round trip (its queues) can be
+ * many probe intervals: so never sooner than the RTO, which is the round
+ * trip and its variation, and twice as long after each probe that went
+ * unanswered (MRC_EV_PROBE_MAX_SHIFT times at most, and never longer than
+ * rto_max: a path that heals is back within that). Probing at a fixed
+ * interval shorter than the round trip never saw a reply to the latest
+ * probe, kept every such EV ASSUMED_BAD and, with dozens of them per
+ * connection, sent more probes than data (bench P7, issue 20).
+ */
+static u64 mrc_ev_probe_wait(const struct mrc_core *core,
+			     const struct mrc_ev *ev)
+{
+	u32 base = mrc_max(core->probe_interval_us, core->rto_us);
+	u32 shift = mrc_min(ev->probing ? ev->probing - 1u : 0,
+			    MRC_EV_PROBE_MAX_SHIFT);
+
+	return mrc_min64((u64)base << shift, mrc_max(base, core->rto_max_us));
+}
+
+/*
+ * Probe EV @idx. Every probe until a reply carries the same id, so a late
+ * reply to an earlier one is as good as a reply to the latest (its tsval
+ * echo still gives its own round trip); a state change starts a new id.
+ */
 int mrc_ev_send_probe(struct mrc_core *core, u32 idx)
 {
 	struct mrc_pkt_probe *pr = &core->tx_pkt.probe;
 	struct mrc_ev *ev = &core->evs[idx];
 	u64 now = mrc_now(core);
 
-	ev->next_probe_us = now + core->probe_interval_us;
-	if (!(core->common_mask & core->local_up & (1u << ev->plane)))
+	if (!(core->common_mask & core->local_up & (1u << ev->plane))) {
+		ev->next_probe_us = now + core->probe_interval_us;
 		return -ENETDOWN;
+	}
 	mrc_pkt_init(core, MRC_PKT_PROBE);
-	core->probe_seq++;
-	ev->probe_id = core->probe_seq << 8 | idx;
+	if (!ev->probing) {
+		core->probe_seq++;
+		ev->probe_id = core->probe_seq << 8 | idx;
+	}
+	if (ev->probing < 255)
+		ev->probing++;
+	ev->next_probe_us = now + mrc_ev_probe_wait(core, ev);
 	pr->probe_id = ev->probe_id;
 	pr->tsval = (u32)now;
 	pr->plane = ev->plane;
 	pr->plane_up = (u16)(core->local_up & core->our_mask);
-	ev->probing = 1;
 	core->stats.probes_tx++;
 	mrc_send_pkt(core, ev->plane, ev->value, NULL, 0);
 	return 0;
@@ -364,9 +395,10 @@ void mrc_ev_on_probe(struct mrc_core *core, const struct mrc_pkt *pkt,
 }
 
 /*
- * Only the reply to the probe in flight on its EV counts: any other says
- * nothing about a route (and a forged one would bring an ASSUMED_BAD EV
- * back and plant its RTT). Return: drop reason.
+ * Only a reply to the probes in flight on its EV counts (one id since the
+ * last reply): any other says nothing about a route (and a forged one
+ * would bring an ASSUMED_BAD EV back and plant its RTT). Return: drop
+ * reason.
  */
 int mrc_ev_on_probe_reply(struct mrc_core *core, const struct mrc_pkt *pkt,
 			  u32 plane)

@@ -655,7 +655,9 @@ u64 mrc_send_deadline(const struct mrc_core *core)
 	if (!mrc_send_active(core))
 		return 0;
 	if (core->tx_list.head) {
-		rto = core->tx_list.head->sent_us + mrc_send_rto(core);
+		rto = core->tx_list.head->sent_us +
+		      mrc_max64(mrc_send_rto(core),
+				mrc_ack_reorder_wait(core, core->tx_list.head));
 		if (core->rack_due_us && core->rack_due_us < rto)
 			return core->rack_due_us;
 		return rto;

@@ -3,7 +3,9 @@
 // fabric: random loss, reordering, duplication, a plane dying mid-transfer,
 // a black-holed spine, plane flapping, every plane down for a while (and
 // for too long). Every transfer is checked byte for byte and by counters.
+#include <algorithm>
 #include <cstdio>
+
 #include "core_harness.hpp"
 
 // NOLINTBEGIN(cppcoreguidelines-pro-type-union-access)
@@ -120,23 +122,35 @@ TEST(CoreTransfer, Reordering) {
 
 // Jitter several times the base RTT (TCG guests, busy hosts) reorders
 // packets without losing any: the reordering window learns it from the
-// spurious retransmissions and stops making more.
+// spurious retransmissions and stops making more. Judged over 8 seeds:
+// one seed's figure swings between 1% and 13% with small changes to EV
+// recovery (seed 5 gave 1.8% on a core whose mean over these seeds was
+// 4.3% and whose worst was 12.6%).
 TEST(CoreTransfer, JitterLearnsReorderWindow) {
-  Net net(5);
-  net.Setup(4);
-  for (auto& p : net.planes) {
-    p.delay_us = 300;
-    p.jitter_us = 20000;
+  constexpr int kSeeds = 8;
+  double sum = 0;
+  double worst = 0;
+  for (int seed = 1; seed <= kSeeds; ++seed) {
+    Net net(static_cast<uint64_t>(seed));
+    net.Setup(4);
+    for (auto& p : net.planes) {
+      p.delay_us = 300;
+      p.jitter_us = 20000;
+    }
+    ASSERT_TRUE(Transfer(net, 8 * kMiB)) << "seed " << seed;
+    ExpectIntact(net);
+    const mrc_core_stats sa = net.a.Stats();
+    const double retx = static_cast<double>(sa.retx_pkts) / static_cast<double>(sa.tx_data_pkts);
+    std::printf("jitter seed %d: %llu of %llu data packets retransmitted (%.2f%%), %llu RTOs\n",
+                seed, static_cast<unsigned long long>(sa.retx_pkts),
+                static_cast<unsigned long long>(sa.tx_data_pkts), 100.0 * retx,
+                static_cast<unsigned long long>(sa.rto_count));
+    EXPECT_GT(sa.spurious_retx, 0U) << "seed " << seed;  // what the window learned from
+    sum += retx;
+    worst = std::max(worst, retx);
   }
-  ASSERT_TRUE(Transfer(net, 8 * kMiB));
-  ExpectIntact(net);
-  const mrc_core_stats sa = net.a.Stats();
-  const double retx = static_cast<double>(sa.retx_pkts) / static_cast<double>(sa.tx_data_pkts);
-  std::printf("jitter: %llu of %llu data packets retransmitted (%.2f%%)\n",
-              static_cast<unsigned long long>(sa.retx_pkts),
-              static_cast<unsigned long long>(sa.tx_data_pkts), 100.0 * retx);
-  EXPECT_LT(retx, 0.02);
-  EXPECT_GT(sa.spurious_retx, 0U);  // what the window learned from
+  EXPECT_LT(sum / kSeeds, 0.03);
+  EXPECT_LT(worst, 0.06);
 }
 
 TEST(CoreTransfer, Duplication) {

@@ -203,6 +203,42 @@ TEST(CoreTrimmed, TrimmedCopyOfHeldDataGetsASack) {
   EXPECT_EQ(after.drops[MRC_DROP_DUPLICATE], before.drops[MRC_DROP_DUPLICATE] + 1);
 }
 
+// A fabric that trims every copy of every DATA packet for longer than the
+// user timeout is a busy network, not a dead peer: each TRIMMED NACK says
+// the peer is there and a path reaches it, so the user timeout starts
+// again (issue 20: ETIMEDOUT must mean the peer or every path is gone).
+// The transfer goes on once the queues drain.
+TEST(CoreTrimmed, TrimmingLongerThanTheUserTimeoutIsNoTimeout) {
+  Net net;
+  net.Setup(4);
+  for (Endpoint* e : {&net.a, &net.b}) e->cfg.user_timeout_ms = 1000;
+  uint64_t trimmed = 0;
+  uint64_t trim_until = 0;
+  net.filter = [&](int from, uint32_t plane, const mrc_pkt& pkt) {
+    if (from != 0 || pkt.type != MRC_PKT_DATA || net.now >= trim_until) return false;
+    const Bytes b = Trim(pkt);
+    mrc_pkt t{};
+    EXPECT_EQ(mrc_wire_parse_trimmed(b.data(), static_cast<uint32_t>(b.size()), &t), MRC_DROP_NONE);
+    mrc_core_input_trimmed(net.b.core, &t, plane);
+    trimmed++;
+    return true;
+  };
+  net.Connect();
+  ASSERT_TRUE(net.RunUntil([&] { return net.Established(); }, net.now + kSec));
+  trim_until = net.now + 3 * kSec;  // three user timeouts
+  net.a.to_send = 256 * 1024;
+  ASSERT_TRUE(net.RunUntil(
+      [&] {
+        return net.a.error != 0 ||
+               (net.b.rx.size() == net.a.to_send && net.a.Stats().acked_bytes == net.a.to_send);
+      },
+      net.now + 10 * kSec));
+  EXPECT_EQ(net.a.error, 0) << "the sender gave up on a live peer";
+  EXPECT_GT(trimmed, 100U);
+  EXPECT_GE(net.now, trim_until) << "nothing got through while every packet was trimmed";
+  EXPECT_TRUE(net.b.rx == Pattern(net.a.seed, net.a.to_send)) << "payload corrupted";
+}
+
 TEST(CoreTrimmed, ClientBeforeHandshakeRefuses) {
   Net net;
   net.Setup(1);
