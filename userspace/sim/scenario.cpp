@@ -34,6 +34,11 @@ const std::vector<ScenarioInfo>& Scenarios() {
       {"oversubscribed",
        "32 hosts x 2 planes, 8 hosts a leaf and 2 spines (4:1), 4 MiB permutation: the "
        "spine links are the bottleneck"},
+      {"all-to-all-loaded",
+       "make bench's P7 at a thousandth of its time scale: 8 hosts x 4 planes on one "
+       "switch, 512 KiB all-to-all, all 7 flows a host at once, 1 Gbit/s links with "
+       "100-frame queues and no ECN; the core's timers scaled alike, so a loaded round "
+       "trip is many probe intervals"},
   };
   return list;
 }
@@ -51,6 +56,34 @@ void Incast(SimCfg& c, uint32_t hosts, uint32_t planes) {
   SetFabric(c, hosts != 0 ? hosts : 16, planes != 0 ? planes : 4, 4, 4);
   c.workload.kind = WorkloadKind::kIncast;
   c.workload.msg_bytes = 2ULL << 20;
+}
+
+// P7 of make bench (bench/lib/star.sh), every time divided by 1000: the
+// guest's 1 Mbit/s links become 1 Gbit/s, its netem queues of 100 frames
+// 150 KiB, the module's default timers (RTO min 10 ms, initial 100 ms,
+// probes every 50 ms, ACK delay 200 us) microseconds, its 4 MiB buffers
+// and 128 EVs kept, and mrcperf's 20 s timeout 20 ms. Its loaded round
+// trip (a full queue a hop, about 1.2 ms) is some 24 probe intervals,
+// where the other scenarios' round trips are shorter than one.
+void AllToAllLoaded(SimCfg& c, uint32_t hosts, uint32_t planes) {
+  SetFabric(c, hosts, planes, hosts, 1);
+  c.fabric.gbps = 1;
+  c.fabric.queue_bytes = 150 * 1024;
+  c.fabric.host_queue_bytes = 150 * 1024;
+  c.fabric.ecn_bytes = 16U << 20;  // netem marks nothing
+  c.workload.kind = WorkloadKind::kAllToAll;
+  c.workload.msg_bytes = 512ULL << 10;
+  c.workload.window = hosts - 1;
+  c.core.mss = 1400;
+  c.core.ev_count = 128;
+  c.core.sndbuf = 4U << 20;
+  c.core.rcvbuf = 4U << 20;
+  c.core.rto_min_us = 10;
+  c.core.rto_init_us = 100;
+  c.core.probe_interval_us = 50;
+  c.core.ack_delay_us = 1;
+  c.core.user_timeout_ms = 20;
+  c.max_time = 200 * kMs;
 }
 
 // The scenarios of issue 10's link flap, trimming, collectives and
@@ -88,6 +121,8 @@ bool MakeNewScenario(const std::string& name, SimCfg& c, uint32_t hosts, uint32_
   } else if (name == "oversubscribed") {
     SetFabric(c, or_default(hosts, 32), or_default(planes, 2), 8, 2);
     c.workload.msg_bytes = 4ULL << 20;
+  } else if (name == "all-to-all-loaded") {
+    AllToAllLoaded(c, or_default(hosts, 8), or_default(planes, 4));
   } else {
     return false;
   }
