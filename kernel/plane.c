@@ -256,6 +256,9 @@ int __mrc_plane_add(struct mrc_net *mn, const struct mrc_plane_cfg *cfg,
 	}
 	rcu_assign_pointer(mn->planes[id], pl);
 	mrc_offload_plane_apply(pl);
+	/* A plane added again under its old id comes back to connections. */
+	if (mrc_plane_usable(pl))
+		mrc_conn_plane_changed(mn, id, true);
 	*out = pl;
 	return 0;
 }

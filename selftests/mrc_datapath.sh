@@ -153,6 +153,34 @@ ev_spread_and_dead_plane() {
 mrc_lib_check "counters: every EV carried traffic, a dead plane's EVs get none" \
 	ev_spread_and_dead_plane
 
+# A plane deleted by the control plane and added again under its id (mrcd
+# restarting, an operator's mistake undone) carries the connections that
+# outlived it: they are not left on the other planes for good.
+plane_readded() {
+	local spid cpid id h ok=1 tx0 tx1
+	port=$((port + 1))
+	mrc_dp_background "$port" 30
+	spid=$MRC_DP_SPID cpid=$MRC_DP_CPID
+	id=$(mrc_dp_conn_id "$port")
+	for h in a b; do topo_exec "$h" "$MRCCTL" plane del 1 || ok=0; done
+	sleep 1
+	for h in a b; do
+		topo_exec "$h" "$MRCCTL" plane add dev pl1 id 1 > /dev/null || ok=0
+	done
+	sleep 1
+	tx0=$(plane_tx "$id" ==)
+	sleep 2
+	tx1=$(plane_tx "$id" ==)
+	echo "# conn $id: 2 s after plane 1 came back, its EVs sent $((tx1 - tx0))"
+	[ "$((tx1 - tx0))" -gt 100 ] || ok=0
+	[ "$ok" = 1 ] || mrc_dp_background_said
+	kill "$cpid" "$spid" 2> /dev/null
+	wait "$cpid" "$spid" 2> /dev/null
+	[ "$ok" = 1 ]
+}
+mrc_lib_check "a plane deleted and added again carries the connection again" \
+	plane_readded
+
 # ---- past the user timeout: ETIMEDOUT, nothing hangs
 past_timeout() {
 	local rc spid fpid elapsed
