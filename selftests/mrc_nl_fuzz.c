@@ -1102,6 +1102,7 @@ static int mrc_fz_link_up(struct mrc_fz_sock *rt, const char *name, in_addr_t ad
 
 struct mrc_fz_ctx {
 	struct mrc_fz_sock	sk;		/* genl, netns A */
+	struct mrc_fz_sock	sk_b;		/* genl, netns B: its connections */
 	int			ns_a, ns_b;
 	uint32_t		ifindex[2];	/* va0, va1 */
 	int			family;		/* AF_MRC */
@@ -1535,13 +1536,14 @@ static void mrc_fz_ctx_setup(struct __test_metadata *_metadata,
 {
 	static const char * const va[] = { "va0", "va1" }, * const vb[] = { "vb0", "vb1" };
 	static const uint32_t ids[] = { 0, 1, 2, 3, 4 };
-	struct mrc_fz_sock rt, nl_b;
+	struct mrc_fz_sock rt;
 	uint32_t v[3];
 	int i;
 
 	clock_gettime(CLOCK_MONOTONIC, &ctx->t0);
 	mrc_fz_seed_init();
 	ctx->sk.fd = -1;
+	ctx->sk_b.fd = -1;
 	ctx->family = mrc_lib_family();
 	ASSERT_GT(ctx->family, 0) TH_LOG("mrc.ko is not loaded");
 
@@ -1568,14 +1570,13 @@ static void mrc_fz_ctx_setup(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, setns(ctx->ns_b, CLONE_NEWNET));
 	ASSERT_EQ(0, mrc_fz_open(&rt, NETLINK_ROUTE));
 	ASSERT_EQ(0, mrc_fz_link_up(&rt, "lo", 0));
-	ASSERT_EQ(0, mrc_fz_open(&nl_b, NETLINK_GENERIC));
+	ASSERT_EQ(0, mrc_fz_open(&ctx->sk_b, NETLINK_GENERIC));
 	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(0, mrc_fz_link_up(&rt, vb[i], mrc_fz_addr(i, 2)));
-		ASSERT_EQ(0, mrc_fz_plane_add(&nl_b, i, if_nametoindex(vb[i]),
+		ASSERT_EQ(0, mrc_fz_plane_add(&ctx->sk_b, i, if_nametoindex(vb[i]),
 					      mrc_fz_addr(i, 2)));
 	}
 	mrc_fz_close(&rt);
-	mrc_fz_close(&nl_b);
 	ASSERT_EQ(0, setns(ctx->ns_a, CLONE_NEWNET));
 
 	ASSERT_EQ(0, mrc_fz_add_planes(ctx));
@@ -1605,10 +1606,11 @@ static void mrc_fz_ctx_setup(struct __test_metadata *_metadata,
 	mrc_fz_pool_set(MRC_FZ_POOL_PORT, v, 3);
 }
 
-static void mrc_fz_ctx_teardown(struct mrc_fz_ctx *ctx)
+static void mrc_fz_ctx_teardown(struct __test_metadata *_metadata,
+				struct mrc_fz_ctx *ctx)
 {
+	int i, left_a = 0, left_b = 0;
 	struct timespec t1;
-	int i;
 
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("# %.1f s with setup\n", (t1.tv_sec - ctx->t0.tv_sec) +
@@ -1616,8 +1618,10 @@ static void mrc_fz_ctx_teardown(struct mrc_fz_ctx *ctx)
 
 	/*
 	 * Both ends closed while both namespaces live, and the closes seen
-	 * through: else the connections wait out their timeouts in dead
-	 * namespaces, holding the module.
+	 * through on both: else the connections wait out their user timeout
+	 * in dead namespaces, holding the module (a later rmmod fails). On
+	 * veths a close takes milliseconds: one still open after 10 s is a
+	 * connection that lost its planes for good.
 	 */
 	if (ctx->conn_fd > 0)
 		close(ctx->conn_fd);
@@ -1626,11 +1630,19 @@ static void mrc_fz_ctx_teardown(struct mrc_fz_ctx *ctx)
 		kill(ctx->server, SIGKILL);
 		waitpid(ctx->server, NULL, 0);
 	}
-	for (i = 0; i < 100 && mrc_fz_conns(&ctx->sk) > 0; i++)
+	for (i = 0; i < 200; i++) {
+		left_a = mrc_fz_conns(&ctx->sk);
+		left_b = mrc_fz_conns(&ctx->sk_b);
+		if (left_a <= 0 && left_b <= 0)
+			break;
 		usleep(50000);
+	}
 	mrc_fz_close(&ctx->sk);
+	mrc_fz_close(&ctx->sk_b);
 	for (i = 0; i < 3; i++)
 		mrc_fz_free(&ctx->base[i]);
+	EXPECT_EQ(0, left_a) TH_LOG("connections of A still open 10 s after close");
+	EXPECT_EQ(0, left_b) TH_LOG("connections of B still open 10 s after close");
 }
 
 /* ---- generating requests ---- */
@@ -2414,7 +2426,7 @@ FIXTURE_SETUP(mrc_fz)
 
 FIXTURE_TEARDOWN(mrc_fz)
 {
-	mrc_fz_ctx_teardown(&self->ctx);
+	mrc_fz_ctx_teardown(_metadata, &self->ctx);
 }
 
 /* The kernel registers exactly the uapi's commands, with its contract. */
@@ -2723,7 +2735,7 @@ FIXTURE_SETUP(mrc_fz_priv)
 
 FIXTURE_TEARDOWN(mrc_fz_priv)
 {
-	mrc_fz_ctx_teardown(&self->ctx);
+	mrc_fz_ctx_teardown(_metadata, &self->ctx);
 }
 
 /*
@@ -2860,7 +2872,7 @@ FIXTURE_SETUP(mrc_fz_iso)
 
 FIXTURE_TEARDOWN(mrc_fz_iso)
 {
-	mrc_fz_ctx_teardown(&self->ctx);
+	mrc_fz_ctx_teardown(_metadata, &self->ctx);
 }
 
 TEST_F(mrc_fz_iso, first_netns_out_of_reach)
