@@ -32,7 +32,7 @@ KBUILD_TREE  = $(BUILD)/kbuild-$(KVER)
 JOBS        ?= $(shell nproc)
 CMAKE_TYPE  ?= RelWithDebInfo
 PREFIX      ?= /usr/local
-VERSION     := $(shell sed -n 's/.*MRC_MODULE_VERSION[[:space:]]*"\(.*\)"/\1/p' kernel/protocol.h)
+VERSION     := $(shell sed -n 's/.*MRC_MODULE_VERSION[[:space:]]*"\(.*\)"/\1/p' kernel/pernet.h)
 DKMS_SRC     = $(DESTDIR)/usr/src/mrc-$(VERSION)
 
 BPF_SRCS    := $(wildcard ebpf/*.bpf.c)
@@ -56,6 +56,7 @@ linux-source:
 module: linux-source
 	@scripts/kbuild-tree.sh $(KVER) $(KSRC) $(KBUILD_TREE)
 	$(MAKE) -C $(KBUILD_TREE) M=$(CURDIR) RESOLVE_BTFIDS=/bin/true modules
+	$(MAKE) -C $(KBUILD_TREE) M=$(CURDIR)/vm-test/warnmod RESOLVE_BTFIDS=/bin/true modules
 	@readelf -S kernel/mrc.ko | grep -q '\.BTF' || \
 		{ echo "kernel/mrc.ko has no .BTF section" >&2; exit 1; }
 
@@ -153,12 +154,13 @@ uninstall-dkms:
 # the tracepoint macro layout of include/trace/events/, not checkpatch's.
 checkpatch: linux-source
 	$(KSRC)/scripts/checkpatch.pl --no-tree --strict -q --ignore CONST_STRUCT -f \
-		$$(git ls-files 'kernel/*.[ch]' 'include/*.h' 'vm-test/warnmod/*.c' | \
-		   grep -v '^kernel/trace.h$$')
+		$$(git ls-files 'kernel/*.[ch]' 'drivers/*.[ch]' 'include/*.h' 'vm-test/warnmod/*.c' | \
+		   grep -v '^kernel/conn/trace.h$$')
 
 format:
-	clang-format -i $$(git ls-files 'userspace/*.cpp' 'userspace/*.hpp')
+	clang-format -i $$(git ls-files 'userspace/*.cpp' 'userspace/*.hpp' 'kernel/*.cpp' 'kernel/*.hpp')
 
 clean:
 	-$(MAKE) -C $(KBUILD_TREE) M=$(CURDIR) clean 2>/dev/null
+	-$(MAKE) -C $(KBUILD_TREE) M=$(CURDIR)/vm-test/warnmod clean 2>/dev/null
 	rm -rf $(BUILD)

@@ -5,7 +5,7 @@
  */
 #include <linux/bug.h>
 
-#include "protocol.h"
+#include "pernet.h"
 
 static const char * const mrc_mib_names[MRC_MIB_MAX] = {
 	[MRC_MIB_SOCKCREATE]	= "SockCreate",

@@ -7,11 +7,11 @@
 
 #include <linux/module.h>
 
-#include "offload.h"
-#include "protocol.h"
-#include "conn.h"
-#include "mem.h"
-#include "plane.h"
+#include "offload/offload.h"
+#include "pernet.h"
+#include "conn/conn.h"
+#include "conn/mem.h"
+#include "ctl/plane.h"
 
 int mrc_family = MRC_AF_DEFAULT;
 module_param_named(family, mrc_family, int, 0444);

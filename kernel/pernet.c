@@ -7,10 +7,10 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
-#include "protocol.h"
-#include "plane.h"
-#include "conn.h"
-#include "mem.h"
+#include "pernet.h"
+#include "ctl/plane.h"
+#include "conn/conn.h"
+#include "conn/mem.h"
 
 static unsigned int mrc_pernet_id __read_mostly;
 

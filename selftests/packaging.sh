@@ -14,7 +14,7 @@ src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 kver=$("$src/scripts/target-kernel.sh") || exit 1
-ver=$(sed -n 's/.*MRC_MODULE_VERSION[[:space:]]*"\(.*\)"/\1/p' "$src/kernel/protocol.h")
+ver=$(sed -n 's/.*MRC_MODULE_VERSION[[:space:]]*"\(.*\)"/\1/p' "$src/kernel/pernet.h")
 dkms_cmd=(dkms --sourcetree "$tmp/pkg/usr/src" --dkmstree "$tmp/dkms"
 	  --installtree "$tmp/modules" --no-depmod)
 # The build machine runs another kernel: the base BTF comes from the

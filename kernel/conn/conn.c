@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Connection objects: creation around a protocol core, lookup by token,
+ * and the kill path that unhashes, stops and frees them. Locking and
+ * lifetime rules are in conn.h.
+ */
+#include <linux/inetdevice.h>
+#include <linux/slab.h>
+#include <net/sock.h>
+
+#include "pernet.h"
+#include "conn/conn.h"
+#include "conn/mem.h"
+#include "offload/offload.h"
+#include "ctl/plane.h"
+
+static struct workqueue_struct *mrc_conn_wq;
+
+static enum hrtimer_restart mrc_conn_timer_fire(struct hrtimer *timer)
+{
+	struct mrc_conn *conn = container_of(timer, struct mrc_conn, timer);
+
+	spin_lock(&conn->lock);
+	if (conn->core)
+		mrc_core_on_timer(conn->core);
+	spin_unlock(&conn->lock);
+	return HRTIMER_NORESTART;
+}
+
+static void mrc_conn_kill_work(struct work_struct *work)
+{
+	struct mrc_conn *conn = container_of(to_delayed_work(work),
+					     struct mrc_conn, kill_work);
+
+	mrc_conn_kill(conn);
+	mrc_conn_put(conn);
+}
+
+static void mrc_conn_free_rcu(struct rcu_head *head)
+{
+	struct mrc_conn *conn = container_of(head, struct mrc_conn, rcu);
+
+	kfree(rcu_dereference_protected(conn->offload, 1));
+	kfree(conn);
+}
+
+void mrc_conn_put(struct mrc_conn *conn)
+{
+	if (!refcount_dec_and_test(&conn->ref))
+		return;
+	/* The socket holds the netns, so its mrc_net is still there. */
+	mrc_mem_uncharge(conn->mn, sizeof(*conn));
+	sock_put(conn->sk);
+	call_rcu(&conn->rcu, mrc_conn_free_rcu);
+}
+
+/*
+ * mrc_conn_create - a connection for @sk around a new core built from
+ * @cfg, hashed under its token. Any context.
+ * Return: the connection with two references (the table's and the
+ * caller's), or NULL.
+ */
+struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
+				 struct mrc_core_cfg *cfg, bool server)
+{
+	struct mrc_conn *conn;
+	int tries;
+
+	if (!mrc_mem_charge(mn, sizeof(*conn)))
+		return NULL;
+	conn = kzalloc(sizeof(*conn), GFP_ATOMIC);
+	if (!conn) {
+		mrc_mem_uncharge(mn, sizeof(*conn));
+		return NULL;
+	}
+	spin_lock_init(&conn->lock);
+	refcount_set(&conn->ref, 2);
+	hrtimer_init(&conn->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	conn->timer.function = mrc_conn_timer_fire;
+	INIT_DELAYED_WORK(&conn->kill_work, mrc_conn_kill_work);
+	skb_queue_head_init(&conn->rx_partial);
+	conn->mn = mn;
+	conn->sk = sk;
+	conn->server = server;
+	conn->env.ops = &mrc_conn_env_ops;
+	conn->env.ctx = conn;
+
+	/* A 32-bit random token collides rarely; then draw another. */
+	for (tries = 0; tries < 4; tries++) {
+		conn->core = mrc_core_create(cfg, &conn->env);
+		if (!conn->core)
+			break;
+		conn->id = mrc_core_token(conn->core);
+		if (!xa_insert(&mn->conns, conn->id, conn, GFP_ATOMIC))
+			break;
+		mrc_core_destroy(conn->core);
+		conn->core = NULL;
+	}
+	if (!conn->core) {
+		kfree(conn);
+		mrc_mem_uncharge(mn, sizeof(*conn));
+		return NULL;
+	}
+	sock_hold(sk);
+	return conn;
+}
+
+/* Under RCU or any context: the connection with token @id, referenced. */
+struct mrc_conn *mrc_conn_lookup(struct mrc_net *mn, u32 id)
+{
+	struct mrc_conn *conn;
+
+	rcu_read_lock();
+	conn = xa_load(&mn->conns, id);
+	if (conn && !refcount_inc_not_zero(&conn->ref))
+		conn = NULL;
+	rcu_read_unlock();
+	return conn;
+}
+
+/*
+ * mrc_conn_kill - unhash @conn, stop its timer and destroy its core.
+ * Process context; the caller holds a reference. Idempotent.
+ */
+void mrc_conn_kill(struct mrc_conn *conn)
+{
+	struct mrc_net *mn = conn->mn;
+	struct mrc_core *core;
+
+	spin_lock_bh(&conn->lock);
+	core = conn->core;
+	conn->dying = true;
+	spin_unlock_bh(&conn->lock);
+	if (!core)
+		return;
+
+	if (xa_cmpxchg(&mn->conns, conn->id, conn, NULL, GFP_KERNEL) != conn)
+		return;	/* another killer got here first */
+	if (conn->server)
+		xa_cmpxchg(&mn->syn_peers, conn->peer_token, conn, NULL,
+			   GFP_KERNEL);
+	hrtimer_cancel(&conn->timer);
+	spin_lock_bh(&conn->lock);
+	conn->core = NULL;
+	conn->state = MRC_CONN_CLOSED;
+	spin_unlock_bh(&conn->lock);
+	/* Nothing can arm the timer once the core is gone. */
+	hrtimer_cancel(&conn->timer);
+	mrc_core_destroy(core);
+	mrc_offload_conn_release(conn);
+	skb_queue_purge(&conn->rx_partial);
+	/* A kill still waiting (a lingering orphan) has nothing left to do. */
+	if (cancel_delayed_work(&conn->kill_work))
+		mrc_conn_put(conn);
+	mrc_conn_put(conn);	/* the table's reference */
+}
+
+/* Process context: @conn's user timeout from now on (setsockopt). */
+void mrc_conn_set_user_timeout(struct mrc_conn *conn, u32 ms)
+{
+	spin_lock_bh(&conn->lock);
+	if (conn->core)
+		mrc_core_set_user_timeout(conn->core, ms);
+	spin_unlock_bh(&conn->lock);
+}
+
+/* Any context: kill @conn from process context after @delay jiffies. */
+void mrc_conn_schedule_kill(struct mrc_conn *conn, unsigned long delay)
+{
+	refcount_inc(&conn->ref);
+	if (!queue_delayed_work(mrc_conn_wq, &conn->kill_work, delay))
+		mrc_conn_put(conn);
+}
+
+/* Run @fn on every live connection of @mn, each under its lock. */
+static void mrc_conn_for_each(struct mrc_net *mn,
+			      void (*fn)(struct mrc_conn *conn, void *arg),
+			      void *arg, bool kill)
+{
+	struct mrc_conn *conn;
+	unsigned long id;
+
+	xa_for_each(&mn->conns, id, conn) {
+		conn = mrc_conn_lookup(mn, id);
+		if (!conn)
+			continue;
+		spin_lock_bh(&conn->lock);
+		if (conn->core)
+			fn(conn, arg);
+		spin_unlock_bh(&conn->lock);
+		if (kill)
+			mrc_conn_kill(conn);
+		mrc_conn_put(conn);
+	}
+}
+
+struct mrc_plane_change {
+	u32	plane;
+	bool	up;
+};
+
+static void mrc_conn_plane_update(struct mrc_conn *conn, void *arg)
+{
+	const struct mrc_plane_change *c = arg;
+
+	mrc_core_plane_update(conn->core, c->plane, c->up);
+}
+
+void mrc_conn_plane_changed(struct mrc_net *mn, u32 plane, bool up)
+{
+	struct mrc_plane_change change = { .plane = plane, .up = up };
+
+	mrc_conn_for_each(mn, mrc_conn_plane_update, &change, false);
+}
+
+static void mrc_conn_reset(struct mrc_conn *conn, void *arg)
+{
+	mrc_core_abort(conn->core, 0);
+}
+
+void mrc_conn_flush(struct mrc_net *mn)
+{
+	mrc_conn_for_each(mn, mrc_conn_reset, NULL, true);
+}
+
+/* An IPv4 address for a plane without a configured one: the device's. */
+static __be32 mrc_conn_dev_addr4(struct net_device *dev)
+{
+	return inet_select_addr(dev, 0, RT_SCOPE_UNIVERSE);
+}
+
+/*
+ * Describe every plane of @mn with an address to the core. Planes pair by
+ * id across hosts: plane N is the same network everywhere.
+ */
+void mrc_conn_cfg_planes(struct mrc_net *mn, struct mrc_core_cfg *cfg)
+{
+	struct mrc_core_plane *cp;
+	struct mrc_plane_addr *a;
+	struct mrc_plane *pl;
+	u32 id;
+
+	cfg->nplanes = 0;
+	cfg->plane_up = 0;
+	rcu_read_lock();
+	for (id = 0; id < MRC_MAX_PLANES; id++) {
+		pl = rcu_dereference(mn->planes[id]);
+		if (!pl)
+			continue;
+		a = rcu_dereference(pl->addr);
+		cp = &cfg->planes[cfg->nplanes];
+		memset(cp, 0, sizeof(*cp));
+		cp->id = id;
+		cp->udp_port = READ_ONCE(pl->port);
+		cp->addr4 = a->has_addr4 ? a->addr4 : mrc_conn_dev_addr4(pl->dev);
+		if (cp->addr4)
+			cp->flags |= MRC_PLANE_F_V4;
+		if (a->has_addr6) {
+			memcpy(cp->addr6, &a->addr6, sizeof(cp->addr6));
+			cp->flags |= MRC_PLANE_F_V6;
+		}
+		if (!cp->flags)
+			continue;	/* unreachable: no address at all */
+		if (mrc_plane_usable(pl))
+			cfg->plane_up |= BIT(id);
+		cfg->nplanes++;
+	}
+	rcu_read_unlock();
+}
+
+int mrc_conn_init(void)
+{
+	mrc_conn_wq = alloc_workqueue("mrc_conn", WQ_UNBOUND, 0);
+	return mrc_conn_wq ? 0 : -ENOMEM;
+}
+
+void mrc_conn_exit(void)
+{
+	destroy_workqueue(mrc_conn_wq);
+}

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel environment of the protocol core: clock, the connection's
+ * hrtimer, UDP transmit, delivery into the socket, state notes, memory and
+ * randomness. Every callback runs under the connection's spinlock.
+ */
+#include <linux/ktime.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+
+#include "pernet.h"
+#include "conn/conn.h"
+#include "conn/mem.h"
+#include "sock/sock.h"
+#include "conn/trace.h"
+#include "conn/udp.h"
+
+static u64 mrc_env_now_us(void *ctx)
+{
+	return div_u64(ktime_get_ns(), NSEC_PER_USEC);
+}
+
+/* hrtimer_start() re-arms a pending or running timer; no wait needed. */
+static void mrc_env_timer_arm(void *ctx, u64 when_us)
+{
+	struct mrc_conn *conn = ctx;
+
+	if (!when_us) {
+		hrtimer_try_to_cancel(&conn->timer);
+		return;
+	}
+	hrtimer_start(&conn->timer, ns_to_ktime(when_us * NSEC_PER_USEC),
+		      HRTIMER_MODE_ABS_SOFT);
+}
+
+static int mrc_env_xmit(void *ctx, u32 plane, u32 ev, const void *hdr,
+			u32 hdr_len, const void *payload, u32 payload_len)
+{
+	struct mrc_conn *conn = ctx;
+
+	/* A read-only query of the calling core: safe inside a callback. */
+	return mrc_udp_xmit_conn(conn, plane,
+				 mrc_core_peer_plane(conn->core, plane), ev,
+				 hdr, hdr_len, payload, payload_len);
+}
+
+static int mrc_env_deliver(void *ctx, const void *data, u32 len, u32 flags)
+{
+	return mrc_sock_deliver(ctx, data, len, flags);
+}
+
+static void mrc_env_notify(void *ctx, enum mrc_core_note note, u32 arg)
+{
+	mrc_sock_notify(ctx, note, arg);
+}
+
+static void mrc_env_trace(void *ctx, enum mrc_core_trace point,
+			  const struct mrc_core_trace_info *info)
+{
+	struct mrc_conn *conn = ctx;
+	u32 netns = conn->mn->net->ns.inum;
+
+	switch (point) {
+	case MRC_TRACE_TX:
+		trace_mrc_tx(netns, conn->id, info);
+		break;
+	case MRC_TRACE_RX:
+		trace_mrc_rx(netns, conn->id, info);
+		break;
+	case MRC_TRACE_ACK:
+		trace_mrc_ack(netns, conn->id, info);
+		break;
+	case MRC_TRACE_LOSS:
+		trace_mrc_loss(netns, conn->id, info);
+		break;
+	case MRC_TRACE_NACK:
+		trace_mrc_nack(netns, conn->id, info);
+		break;
+	}
+}
+
+/* The core's memory is charged to the connection's netns (mem.h). */
+static void *mrc_env_alloc(void *ctx, size_t size)
+{
+	struct mrc_conn *conn = ctx;
+
+	return mrc_mem_alloc(conn->mn, size, GFP_ATOMIC);
+}
+
+static void mrc_env_free(void *ctx, void *ptr)
+{
+	struct mrc_conn *conn = ctx;
+
+	mrc_mem_free(conn->mn, ptr);
+}
+
+static u32 mrc_env_random(void *ctx)
+{
+	return get_random_u32();
+}
+
+const struct mrc_core_env_ops mrc_conn_env_ops = {
+	.now_us		= mrc_env_now_us,
+	.timer_arm	= mrc_env_timer_arm,
+	.xmit		= mrc_env_xmit,
+	.deliver	= mrc_env_deliver,
+	.notify		= mrc_env_notify,
+	.trace		= mrc_env_trace,
+	.alloc		= mrc_env_alloc,
+	.free		= mrc_env_free,
+	.random		= mrc_env_random,
+};

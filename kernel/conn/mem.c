@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-netns memory accounting of connections (mem.h) and its sysctl,
+ * net.mrc.mem_max: the bytes a netns's connections may hold, 0 for no
+ * limit; the default is half of RAM, so no single netns can take it all.
+ * /proc/net/mrc_stat shows the bytes in use (MemBytes), the limit
+ * (MemMax) and how many charges the limit refused (MemRefused).
+ */
+#include <linux/atomic.h>
+#include <linux/mm.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sysctl.h>
+#include <net/net_namespace.h>
+
+#include "pernet.h"
+#include "conn/mem.h"
+
+/* Every netns's bytes together: zero again once the module is unused. */
+static atomic_long_t mrc_mem_all = ATOMIC_LONG_INIT(0);
+
+bool mrc_mem_charge(struct mrc_net *mn, size_t bytes)
+{
+	unsigned long max = READ_ONCE(mn->mem_max);
+
+	if (atomic_long_add_return(bytes, &mn->mem) > max && max) {
+		atomic_long_sub(bytes, &mn->mem);
+		atomic_long_inc(&mn->mem_refused);
+		return false;
+	}
+	atomic_long_add(bytes, &mrc_mem_all);
+	return true;
+}
+
+void mrc_mem_uncharge(struct mrc_net *mn, size_t bytes)
+{
+	atomic_long_sub(bytes, &mn->mem);
+	atomic_long_sub(bytes, &mrc_mem_all);
+}
+
+/* kmalloc() charged to @mn by the slab object's real size. */
+void *mrc_mem_alloc(struct mrc_net *mn, size_t size, gfp_t gfp)
+{
+	void *ptr = kmalloc(size, gfp | __GFP_NOWARN);
+
+	if (ptr && !mrc_mem_charge(mn, ksize(ptr))) {
+		kfree(ptr);
+		ptr = NULL;
+	}
+	return ptr;
+}
+
+void mrc_mem_free(struct mrc_net *mn, void *ptr)
+{
+	if (!ptr)
+		return;
+	mrc_mem_uncharge(mn, ksize(ptr));
+	kfree(ptr);
+}
+
+void mrc_mem_seq_show(struct seq_file *seq, struct mrc_net *mn)
+{
+	seq_printf(seq, "MemBytes %ld\n", atomic_long_read(&mn->mem));
+	seq_printf(seq, "MemMax %lu\n", READ_ONCE(mn->mem_max));
+	seq_printf(seq, "MemRefused %ld\n", atomic_long_read(&mn->mem_refused));
+}
+
+static const struct ctl_table mrc_mem_sysctl[] = {
+	{
+		.procname	= "mem_max",
+		.maxlen		= sizeof(unsigned long),
+		.mode		= 0644,
+		.proc_handler	= proc_doulongvec_minmax,
+	},
+	{ }
+};
+
+int mrc_mem_net_init(struct mrc_net *mn)
+{
+	struct ctl_table *table;
+
+	atomic_long_set(&mn->mem, 0);
+	atomic_long_set(&mn->mem_refused, 0);
+	mn->mem_max = (totalram_pages() << PAGE_SHIFT) / 2;
+	table = kmemdup(mrc_mem_sysctl, sizeof(mrc_mem_sysctl), GFP_KERNEL);
+	if (!table)
+		return -ENOMEM;
+	table[0].data = &mn->mem_max;
+	mn->sysctl = register_net_sysctl(mn->net, "net/mrc", table);
+	if (!mn->sysctl) {
+		kfree(table);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void mrc_mem_net_exit(struct mrc_net *mn)
+{
+	struct ctl_table *table = mn->sysctl->ctl_table_arg;
+
+	unregister_net_sysctl_table(mn->sysctl);
+	kfree(table);
+}
+
+/* Everything was freed by now (rcu_barrier()): anything left leaked. */
+void mrc_mem_module_exit(void)
+{
+	long left = atomic_long_read(&mrc_mem_all);
+
+	WARN(left, "mrc: %ld bytes of connection memory leaked\n", left);
+}

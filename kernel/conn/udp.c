@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * UDP encapsulation: each plane owns kernel UDP sockets (IPv4 and IPv6)
+ * bound to its port and device; received datagrams reach mrc_udp_rcv()
+ * through the UDP tunnel encap hook, are parsed by the core's wire parser
+ * and handed to their connection when they come from the peer's address
+ * on that plane (or to a listener for a SYN). Transmit
+ * builds the UDP/IP packet around what the core produced, with the EV as
+ * UDP source port (and IPv6 flow label) and ECT(0) set.
+ */
+#include <linux/inetdevice.h>
+#include <linux/ipv6.h>
+#include <linux/skbuff.h>
+#include <net/addrconf.h>
+#include <net/inet_ecn.h>
+#include <net/ip6_route.h>
+#include <net/ipv6_stubs.h>
+#include <net/route.h>
+#include <net/udp.h>
+#include <net/udp_tunnel.h>
+
+#include "offload/offload.h"
+#include "pernet.h"
+#include "conn/conn.h"
+#include "ctl/plane.h"
+#include "sock/sock.h"
+#include "conn/udp.h"
+
+static bool mrc_udp_ce(const struct sk_buff *skb)
+{
+	if (skb->protocol == htons(ETH_P_IP))
+		return INET_ECN_is_ce(ip_hdr(skb)->tos);
+	return INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
+}
+
+static void mrc_udp_plane_inc(struct mrc_plane *pl, int field, u64 n)
+{
+	this_cpu_add(pl->mib->mibs[field], n);
+}
+
+/*
+ * Did @skb come from the address the peer advertised for @plane? The
+ * token names the connection and the plane pairs the addresses, so a
+ * packet with the right tokens from any other source (spoofed, or the
+ * peer's address on another plane) is not the peer's: a "plane" drop,
+ * before it can touch the connection (a forged RST would abort it).
+ * Planes the peer did not advertise are left to the core, which counts
+ * them the same; so is the SYN_ACK, which may come from another of the
+ * server's addresses than the one connect() named.
+ * Called with conn->lock held.
+ */
+static bool mrc_udp_from_peer(const struct mrc_core *core, u32 plane,
+			      const struct sk_buff *skb)
+{
+	const struct mrc_core_plane *peer;
+
+	if (mrc_core_state(core) == MRC_CORE_SYN_SENT)
+		return true;
+	peer = mrc_core_peer_plane(core, plane);
+	if (!peer)
+		return true;
+	if (skb->protocol == htons(ETH_P_IP))
+		return (peer->flags & MRC_PLANE_F_V4) &&
+		       peer->addr4 == ip_hdr(skb)->saddr;
+	return (peer->flags & MRC_PLANE_F_V6) &&
+	       !memcmp(peer->addr6, &ipv6_hdr(skb)->saddr,
+		       sizeof(peer->addr6));
+}
+
+/* Hand a parsed packet to its connection. Return: the drop reason. */
+static int mrc_udp_to_conn(struct mrc_net *mn, const struct mrc_pkt *pkt,
+			   u32 plane, const struct sk_buff *skb, bool ce)
+{
+	struct mrc_conn *conn = mrc_conn_lookup(mn, pkt->dst_token);
+	int reason = MRC_DROP_NO_CONN;
+
+	if (!conn)
+		return reason;
+	spin_lock(&conn->lock);
+	if (conn->core && !mrc_udp_from_peer(conn->core, plane, skb))
+		reason = MRC_DROP_PLANE;
+	else if (conn->core)
+		reason = mrc_core_input(conn->core, pkt, plane, ce);
+	mrc_sock_partial_space(conn);
+	spin_unlock(&conn->lock);
+	mrc_conn_put(conn);
+	return reason;
+}
+
+/*
+ * A packet for a connection we do not have (it was closed, timed out, or
+ * the host restarted): answer with an RST so the peer stops at once
+ * instead of retransmitting into nothing until its user timeout. The
+ * tokens are the packet's, swapped, so only the connection that sent it
+ * accepts the RST. The peer's MRC port is not in the packet: planes use
+ * one port on both ends, so ours is the answer's destination. Never for
+ * an RST (no ping-pong), and rate-limited per namespace.
+ */
+static void mrc_udp_reset(struct mrc_net *mn, struct mrc_plane *pl,
+			  const struct sk_buff *skb, const struct mrc_pkt *pkt)
+{
+	struct mrc_core_plane peer = {
+		.id = pl->id,
+		.udp_port = ntohs(udp_hdr(skb)->dest),
+	};
+	struct mrc_pkt rst = {
+		.type = MRC_PKT_RST,
+		.dst_token = pkt->src_token,
+		.src_token = pkt->dst_token,
+		.ev = pkt->ev,
+		.rst_reason = ECONNRESET,
+	};
+	u8 buf[sizeof(struct mrc_hdr) + sizeof(struct mrc_rst)];
+	u32 len;
+
+	if (pkt->type == MRC_PKT_RST || !pkt->src_token ||
+	    !__ratelimit(&mn->rst_limit))
+		return;
+	if (skb->protocol == htons(ETH_P_IP)) {
+		peer.flags = MRC_PLANE_F_V4;
+		peer.addr4 = ip_hdr(skb)->saddr;
+	} else {
+		peer.flags = MRC_PLANE_F_V6;
+		memcpy(peer.addr6, &ipv6_hdr(skb)->saddr, sizeof(peer.addr6));
+	}
+	len = mrc_wire_build(&rst, buf, sizeof(buf));
+	if (len && !mrc_udp_xmit(mn, pl->id, &peer, pkt->ev, buf, len,
+				 NULL, 0))
+		mrc_mib_inc(mn->net, MRC_MIB_TXRSTNOCONN);
+}
+
+/*
+ * mrc_udp_input - one received packet of plane @pl: parse it, hand it to
+ * its connection or listener, count it. Softirq, RCU held, checksum
+ * verified, data at the UDP header; consumes @skb. From the UDP socket or
+ * from an offload device's RX hand-off.
+ */
+void mrc_udp_input(struct mrc_plane *pl, struct sk_buff *skb, bool ce)
+{
+	struct mrc_net *mn = mrc_pernet(dev_net(pl->dev));
+	struct mrc_pkt pkt;
+	int reason;
+	u32 len;
+
+	if (skb_linearize(skb)) {
+		reason = MRC_DROP_NO_BUFFER;
+		goto count;
+	}
+	len = skb->len - sizeof(struct udphdr);
+	reason = mrc_wire_parse(skb->data + sizeof(struct udphdr), len, &pkt);
+	if (reason)
+		goto count;
+	if (pkt.type == MRC_PKT_SYN) {
+		reason = mrc_listen_syn(mn, pl->id, &pkt);
+	} else {
+		reason = mrc_udp_to_conn(mn, &pkt, pl->id, skb, ce);
+		if (reason == MRC_DROP_NO_CONN)
+			mrc_udp_reset(mn, pl, skb, &pkt);
+	}
+count:
+	if (reason) {
+		mrc_udp_plane_inc(pl, MRC_PLANE_MIB_RXDROP, 1);
+		mrc_mib_inc(mn->net, MRC_MIB_RXDROP_FIRST + reason);
+	} else {
+		mrc_udp_plane_inc(pl, MRC_PLANE_MIB_RXPKTS, 1);
+		mrc_udp_plane_inc(pl, MRC_PLANE_MIB_RXBYTES, skb->len);
+	}
+	consume_skb(skb);
+}
+
+/* UDP encap_rcv: softirq, RCU held, checksum verified, data at UDP header. */
+static int mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	struct mrc_plane *pl = rcu_dereference_sk_user_data(sk);
+
+	if (pl)
+		mrc_udp_input(pl, skb, mrc_udp_ce(skb));
+	else
+		consume_skb(skb);
+	return 0;
+}
+
+static int mrc_udp_xmit4(struct net *net, struct mrc_plane *pl, __be32 saddr,
+			 const struct mrc_core_plane *peer, u32 ev, u8 ecn,
+			 struct sk_buff *skb)
+{
+	struct flowi4 fl4 = {
+		.flowi4_oif = pl->dev->ifindex,
+		.flowi4_proto = IPPROTO_UDP,
+		.daddr = peer->addr4,
+		.saddr = saddr,
+		.fl4_sport = htons(ev),
+		.fl4_dport = htons(peer->udp_port),
+	};
+	struct rtable *rt = ip_route_output_key(net, &fl4);
+
+	if (IS_ERR(rt)) {
+		kfree_skb(skb);
+		return PTR_ERR(rt);
+	}
+	udp_tunnel_xmit_skb(rt, NULL, skb, fl4.saddr, fl4.daddr,
+			    ecn, ip4_dst_hoplimit(&rt->dst),
+			    htons(IP_DF), htons(ev), htons(peer->udp_port),
+			    false, false);
+	return 0;
+}
+
+/* IPv4: the offload device first, when @conn has one on @pl. */
+static int mrc_udp_xmit4_any(struct mrc_conn *conn, struct mrc_plane *pl,
+			     __be32 saddr, const struct mrc_core_plane *peer,
+			     u32 ev, u8 ecn, struct sk_buff *skb)
+{
+	struct mrc_offload_binding *b;
+
+	b = conn ? mrc_offload_tx_binding(conn, pl->id) : NULL;
+	if (b && !mrc_offload_xmit(b, pl, skb, saddr, peer, ev, ecn))
+		return 0;
+	return mrc_udp_xmit4(dev_net(pl->dev), pl, saddr, peer, ev, ecn, skb);
+}
+
+static int mrc_udp_xmit6(struct net *net, struct mrc_plane *pl,
+			 const struct in6_addr *saddr,
+			 const struct mrc_core_plane *peer, u32 ev, u8 ecn,
+			 struct sk_buff *skb)
+{
+	struct flowi6 fl6 = {
+		.flowi6_oif = pl->dev->ifindex,
+		.flowi6_proto = IPPROTO_UDP,
+		.saddr = *saddr,
+		.flowlabel = htonl(ev & 0xfffff),
+		.fl6_sport = htons(ev),
+		.fl6_dport = htons(peer->udp_port),
+	};
+	struct dst_entry *dst;
+
+	memcpy(&fl6.daddr, peer->addr6, sizeof(fl6.daddr));
+	dst = ipv6_stub->ipv6_dst_lookup_flow(net, NULL, &fl6, NULL);
+	if (IS_ERR(dst)) {
+		kfree_skb(skb);
+		return PTR_ERR(dst);
+	}
+	return udp_tunnel6_xmit_skb(dst, NULL, skb, pl->dev, &fl6.saddr,
+				    &fl6.daddr, ecn,
+				    ip6_dst_hoplimit(dst), fl6.flowlabel,
+				    htons(ev), htons(peer->udp_port), false);
+}
+
+/*
+ * __mrc_udp_xmit - send one MRC packet on our plane @plane to @peer, with
+ * UDP source port @ev; through @conn's offload device on that plane when
+ * it has one and takes the packet. Any context with BHs off.
+ */
+static int __mrc_udp_xmit(struct mrc_net *mn, struct mrc_conn *conn,
+			  u32 plane, const struct mrc_core_plane *peer, u32 ev,
+			  const void *hdr, u32 hdr_len, const void *payload,
+			  u32 payload_len)
+{
+	u32 room = LL_MAX_HEADER + sizeof(struct ipv6hdr) +
+		   sizeof(struct udphdr);
+	const struct mrc_plane_addr *a;
+	struct mrc_plane *pl;
+	struct sk_buff *skb;
+	__be32 saddr4;
+	u8 ecn;
+	int err;
+
+	if (plane >= MRC_MAX_PLANES || !peer)
+		return -EINVAL;
+	rcu_read_lock();
+	pl = rcu_dereference(mn->planes[plane]);
+	err = -ENETDOWN;
+	if (!pl || !mrc_plane_usable(pl))
+		goto out;
+	err = -ENOBUFS;
+	skb = alloc_skb(room + hdr_len + payload_len, GFP_ATOMIC);
+	if (!skb)
+		goto out;
+	skb_reserve(skb, room);
+	skb_put_data(skb, hdr, hdr_len);
+	if (payload_len)
+		skb_put_data(skb, payload, payload_len);
+
+	/* ECT(0) on DATA only: switches mark data, never acknowledgements. */
+	ecn = (((const u8 *)hdr)[0] & 0xf) == MRC_PKT_DATA ? INET_ECN_ECT_0 :
+	      INET_ECN_NOT_ECT;
+	a = rcu_dereference(pl->addr);
+	/*
+	 * From the address connections advertise for this plane (the one
+	 * set, else the device's: mrc_conn_cfg_planes()), never one the
+	 * route picks: the peer takes the plane's packets from there only.
+	 */
+	saddr4 = a->has_addr4 ? a->addr4 :
+		 inet_select_addr(pl->dev, 0, RT_SCOPE_UNIVERSE);
+	if (peer->flags & MRC_PLANE_F_V4)
+		err = mrc_udp_xmit4_any(conn, pl, saddr4, peer, ev, ecn, skb);
+	else if ((peer->flags & MRC_PLANE_F_V6) && a->has_addr6)
+		err = mrc_udp_xmit6(mn->net, pl, &a->addr6, peer, ev, ecn,
+				    skb);
+	else
+		err = -EAFNOSUPPORT;
+	if (err == -EAFNOSUPPORT)
+		kfree_skb(skb);
+	if (!err) {
+		mrc_udp_plane_inc(pl, MRC_PLANE_MIB_TXPKTS, 1);
+		mrc_udp_plane_inc(pl, MRC_PLANE_MIB_TXBYTES,
+				  hdr_len + payload_len);
+	}
+out:
+	rcu_read_unlock();
+	if (err)
+		mrc_mib_inc(mn->net, MRC_MIB_TXERR);
+	return err;
+}
+
+/* A packet of no connection (RST, SYN answers): software only. */
+int mrc_udp_xmit(struct mrc_net *mn, u32 plane,
+		 const struct mrc_core_plane *peer, u32 ev, const void *hdr,
+		 u32 hdr_len, const void *payload, u32 payload_len)
+{
+	return __mrc_udp_xmit(mn, NULL, plane, peer, ev, hdr, hdr_len,
+			      payload, payload_len);
+}
+
+/* A packet of @conn: its offload device, if any, may send it. */
+int mrc_udp_xmit_conn(struct mrc_conn *conn, u32 plane,
+		      const struct mrc_core_plane *peer, u32 ev,
+		      const void *hdr, u32 hdr_len, const void *payload,
+		      u32 payload_len)
+{
+	return __mrc_udp_xmit(conn->mn, conn, plane, peer, ev, hdr, hdr_len,
+			      payload, payload_len);
+}
+
+static int mrc_udp_sock(struct net *net, struct mrc_plane *pl, int family,
+			u16 port, struct socket **sockp)
+{
+	struct udp_tunnel_sock_cfg tun = {
+		.sk_user_data = pl,
+		.encap_type = 1,
+		.encap_rcv = mrc_udp_rcv,
+	};
+	struct udp_port_cfg cfg = {
+		.family = family,
+		.local_udp_port = htons(port),
+		.bind_ifindex = pl->dev->ifindex,
+		.use_udp_checksums = 1,
+		.use_udp6_tx_checksums = 1,
+		.use_udp6_rx_checksums = 1,
+		.ipv6_v6only = 1,
+	};
+	int err;
+
+	if (family == AF_INET)
+		err = udp_sock_create4(net, &cfg, sockp);
+	else
+		err = udp_sock_create6(net, &cfg, sockp);
+	if (err)
+		return err;
+	setup_udp_tunnel_sock(net, *sockp, &tun);
+	return 0;
+}
+
+/*
+ * mrc_udp_open - bind @pl's sockets to UDP @port on its device.
+ * IPv6 is optional (the host may have it disabled). Process context.
+ */
+int mrc_udp_open(struct net *net, struct mrc_plane *pl, u16 port,
+		 struct mrc_udp_socks *socks)
+{
+	int err;
+
+	socks->v4 = NULL;
+	socks->v6 = NULL;
+	err = mrc_udp_sock(net, pl, AF_INET, port, &socks->v4);
+	if (err)
+		return err;
+	err = mrc_udp_sock(net, pl, AF_INET6, port, &socks->v6);
+	if (err && err != -EAFNOSUPPORT) {
+		mrc_udp_close(socks);
+		return err;
+	}
+	return 0;
+}
+
+/* Process context; RX readers in flight finish under RCU. */
+void mrc_udp_close(struct mrc_udp_socks *socks)
+{
+	if (socks->v4)
+		udp_tunnel_sock_release(socks->v4);
+	if (socks->v6)
+		udp_tunnel_sock_release(socks->v6);
+	socks->v4 = NULL;
+	socks->v6 = NULL;
+}

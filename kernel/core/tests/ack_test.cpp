@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+// ACK processing with hand-made packets: SACK bitmaps, SACKs of what was
+// never sent, wrong tokens, NACKs (plain and trimmed).
+#include "harness.hpp"
+
+extern "C" {
+#include "core_private.h"
+}
+
+// NOLINTBEGIN(cppcoreguidelines-pro-type-union-access)
+
+namespace mrc_test {
+namespace {
+
+// Hand-made packets from b to a (a's token, b's token as source).
+mrc_pkt FromB(const Net& net, uint8_t type) {
+  mrc_pkt p{};
+  p.type = type;
+  p.dst_token = mrc_core_token(net.a.core);
+  p.src_token = mrc_core_token(net.b.core);
+  p.ev = 3000;
+  return p;
+}
+
+class CoreAck : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    net_.Setup(2);
+    net_.a.scripted_random = {0xaaaa, kIsn};
+    net_.b.scripted_random = {0xbbbb, 5000};
+    Establish(net_);
+    // Ten segments leave a and vanish.
+    net_.filter = [](int from, uint32_t, const mrc_pkt& p) {
+      return from == 0 && p.type == MRC_PKT_DATA;
+    };
+    net_.a.to_send = 14000;
+    net_.RunFor(10);
+    ASSERT_EQ(net_.a.Stats().tx_data_pkts, 10U);
+    ASSERT_EQ(net_.a.Stats().inflight_bytes, 14000U);
+  }
+  static constexpr uint32_t kIsn = 1000;
+  Net net_{31};
+};
+
+TEST_F(CoreAck, SackBitmapAcksExactlyItsBits) {
+  mrc_pkt s = FromB(net_, MRC_PKT_SACK);
+  s.sack.cum_psn = kIsn;
+  s.sack.sack_base = kIsn & ~63U;
+  for (uint32_t psn = kIsn + 2; psn <= kIsn + 6; psn++)
+    s.sack.bitmap |= 1ULL << (psn - s.sack.sack_base);
+  s.sack.trig_psn = kIsn + 6;
+  s.sack.rwnd = 1 << 20;
+  s.sack.plane_up = 0x3;
+  EXPECT_EQ(mrc_core_input(net_.a.core, &s, 0, false), MRC_DROP_NONE);
+  mrc_core_stats st = net_.a.Stats();
+  EXPECT_EQ(st.acked_bytes, 5U * 1400);
+  EXPECT_EQ(st.sacks_rx, 1U);
+  // Cumulative ACK of the first two.
+  s.sack.cum_psn = kIsn + 2;
+  EXPECT_EQ(mrc_core_input(net_.a.core, &s, 1, false), MRC_DROP_NONE);
+  st = net_.a.Stats();
+  EXPECT_EQ(st.acked_bytes, 7U * 1400);
+  // The same SACK again changes nothing.
+  EXPECT_EQ(mrc_core_input(net_.a.core, &s, 1, false), MRC_DROP_NONE);
+  EXPECT_EQ(net_.a.Stats().acked_bytes, 7U * 1400);
+}
+
+TEST_F(CoreAck, SackOfNeverSentIsDropped) {
+  const mrc_core_stats before = net_.a.Stats();
+  mrc_pkt s = FromB(net_, MRC_PKT_SACK);
+  s.sack.cum_psn = kIsn + 11;  // only 10 were sent
+  s.sack.sack_base = kIsn & ~63U;
+  s.sack.trig_psn = kIsn + 1;
+  s.sack.rwnd = 1 << 20;
+  EXPECT_EQ(mrc_core_input(net_.a.core, &s, 0, false), MRC_DROP_ACK);
+  s.sack.cum_psn = kIsn;
+  s.sack.bitmap = 1ULL << (kIsn + 12 - s.sack.sack_base);
+  EXPECT_EQ(mrc_core_input(net_.a.core, &s, 0, false), MRC_DROP_ACK);
+  mrc_pkt n = FromB(net_, MRC_PKT_NACK);
+  n.nack.psn = kIsn + 10;
+  n.nack.cum_psn = kIsn;
+  n.nack.reason = MRC_NACK_NO_RESOURCE;
+  EXPECT_EQ(mrc_core_input(net_.a.core, &n, 0, false), MRC_DROP_ACK);
+  const mrc_core_stats after = net_.a.Stats();
+  EXPECT_EQ(after.drops[MRC_DROP_ACK], before.drops[MRC_DROP_ACK] + 3);
+  EXPECT_EQ(after.acked_bytes, before.acked_bytes);
+  EXPECT_EQ(after.sacks_rx, before.sacks_rx);
+  EXPECT_EQ(after.nacks_rx, before.nacks_rx);
+  EXPECT_EQ(after.inflight_bytes, 14000U);
+}
+
+TEST_F(CoreAck, WrongTokenChangesNothing) {
+  mrc_pkt s = FromB(net_, MRC_PKT_SACK);
+  s.src_token ^= 1;
+  s.sack.cum_psn = kIsn + 10;
+  s.sack.sack_base = kIsn & ~63U;
+  s.sack.trig_psn = kIsn + 9;
+  EXPECT_EQ(mrc_core_input(net_.a.core, &s, 0, false), MRC_DROP_TOKEN);
+  mrc_pkt r = FromB(net_, MRC_PKT_RST);
+  r.src_token ^= 1;
+  EXPECT_EQ(mrc_core_input(net_.a.core, &r, 0, false), MRC_DROP_TOKEN);
+  EXPECT_EQ(mrc_core_state(net_.a.core), MRC_CORE_ESTABLISHED);
+  EXPECT_EQ(net_.a.Stats().acked_bytes, 0U);
+  EXPECT_EQ(net_.a.Stats().drops[MRC_DROP_TOKEN], 2U);
+  // A plane the connection does not share.
+  mrc_pkt ok = FromB(net_, MRC_PKT_SACK);
+  ok.sack.cum_psn = kIsn;
+  ok.sack.sack_base = kIsn & ~63U;
+  ok.sack.trig_psn = kIsn - 1;
+  EXPECT_EQ(mrc_core_input(net_.a.core, &ok, 5, false), MRC_DROP_PLANE);
+}
+
+TEST_F(CoreAck, NackResendsAtOnceOnAnotherEv) {
+  net_.filter = nullptr;
+  const mrc_core_ev_info before_ev = net_.a.Ev(0);
+  (void)before_ev;
+  mrc_pkt n = FromB(net_, MRC_PKT_NACK);
+  n.nack.psn = kIsn + 3;
+  n.nack.cum_psn = kIsn;
+  n.nack.reason = MRC_NACK_TRIMMED_LASTHOP;
+  EXPECT_EQ(mrc_core_input(net_.a.core, &n, 0, false), MRC_DROP_NONE);
+  const mrc_core_stats st = net_.a.Stats();
+  EXPECT_EQ(st.nacks_rx, 1U);
+  EXPECT_EQ(st.retx_pkts, 1U);
+  EXPECT_EQ(std::count(net_.a.traces.begin(), net_.a.traces.end(), MRC_TRACE_NACK), 1);
+}
+
+TEST_F(CoreAck, TrimmedNackSkipsTheEv) {
+  mrc_pkt n = FromB(net_, MRC_PKT_NACK);
+  n.nack.psn = kIsn + 3;
+  n.nack.cum_psn = kIsn;
+  n.nack.reason = MRC_NACK_TRIMMED;
+  n.nack.echo_ev = net_.a.Ev(5).value;
+  EXPECT_EQ(mrc_core_input(net_.a.core, &n, 0, false), MRC_DROP_NONE);
+  EXPECT_EQ(net_.a.Ev(5).state, MRC_EV_SKIP);
+  EXPECT_EQ(net_.a.Ev(5).nacks, 1U);
+  // Back to GOOD after one rotation of DATA.
+  net_.filter = nullptr;
+  net_.a.to_send += 200 * 1400;
+  ASSERT_TRUE(Drain(net_));
+  EXPECT_EQ(net_.a.Ev(5).state, MRC_EV_GOOD);
+}
+
+}  // namespace
+}  // namespace mrc_test
+
+// NOLINTEND(cppcoreguidelines-pro-type-union-access)

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+// Protocol core connection life: handshake (lost SYN, lost SYN_ACK,
+// duplicate SYN), refusal, timeouts, resets, graceful and simultaneous
+// close, a lost FIN, allocation failures.
+#include "harness.hpp"
+
+extern "C" {
+#include "core_private.h"
+}
+
+// NOLINTBEGIN(cppcoreguidelines-pro-type-union-access)
+
+namespace mrc_test {
+namespace {
+
+TEST(CoreConn, HandshakeLearnsPeerAndPlanes) {
+  Net net;
+  net.Setup(4);
+  net.b.cfg.nplanes = 3;  // server lacks plane 3
+  net.b.cfg.plane_up = 0x7;
+  net.Connect();
+  EXPECT_EQ(mrc_core_state(net.a.core), MRC_CORE_SYN_SENT);
+  ASSERT_TRUE(net.RunUntil([&] { return net.Established(); }, net.now + kSec));
+  EXPECT_EQ(mrc_core_state(net.a.core), MRC_CORE_ESTABLISHED);
+  EXPECT_EQ(mrc_core_state(net.b.core), MRC_CORE_ESTABLISHED);
+  EXPECT_EQ(mrc_core_peer_token(net.a.core), mrc_core_token(net.b.core));
+  EXPECT_EQ(mrc_core_peer_token(net.b.core), mrc_core_token(net.a.core));
+  EXPECT_NE(mrc_core_token(net.a.core), 0U);
+  EXPECT_EQ(mrc_core_peer_service_port(net.b.core), 40000U);
+  EXPECT_EQ(mrc_core_peer_service_port(net.a.core), 7000U);
+  ASSERT_NE(mrc_core_peer_plane(net.a.core, 2), nullptr);
+  EXPECT_EQ(mrc_core_peer_plane(net.a.core, 2)->addr4, net.b.cfg.planes[2].addr4);
+  EXPECT_EQ(mrc_core_peer_plane(net.a.core, 3), nullptr);
+  EXPECT_EQ(net.a.Stats().planes_usable, 0x7U);
+  EXPECT_EQ(net.b.Stats().planes_usable, 0x7U);
+  // EVs only on shared planes, evenly.
+  std::map<uint32_t, int> per_plane;
+  std::set<uint32_t> values;
+  ASSERT_EQ(mrc_core_ev_count(net.a.core), 128U);
+  for (uint32_t i = 0; i < 128; i++) {
+    const mrc_core_ev_info ev = net.a.Ev(i);
+    per_plane[ev.plane]++;
+    values.insert(ev.value);
+    EXPECT_GE(ev.value, 1024U);
+    EXPECT_EQ(ev.state, MRC_EV_GOOD);
+  }
+  EXPECT_EQ(values.size(), 128U);
+  ASSERT_EQ(per_plane.size(), 3U);
+  for (const auto& [p, n] : per_plane) EXPECT_NEAR(n, 128 / 3, 1) << "plane " << p;
+  EXPECT_EQ(net.a.NoteCount(MRC_NOTE_ESTABLISHED), 1);
+  EXPECT_EQ(net.b.NoteCount(MRC_NOTE_ESTABLISHED), 1);
+}
+
+TEST(CoreConn, ExplicitEvValues) {
+  Net net;
+  net.Setup(2);
+  std::array<uint16_t, 8> evs = {5000, 5001, 5002, 5003, 5004, 5005, 5006, 5007};
+  net.a.cfg.evs = evs.data();
+  net.a.cfg.nevs = static_cast<uint32_t>(evs.size());
+  net.Connect();
+  ASSERT_TRUE(net.RunUntil([&] { return net.Established(); }, net.now + kSec));
+  ASSERT_EQ(mrc_core_ev_count(net.a.core), 8U);
+  for (uint32_t i = 0; i < 8; i++) {
+    EXPECT_EQ(net.a.Ev(i).value, evs.at(i));
+    EXPECT_EQ(net.a.Ev(i).plane, i % 2);
+  }
+}
+
+TEST(CoreConn, LostSynIsRetried) {
+  Net net;
+  net.Setup(2);
+  int syns = 0;
+  net.filter = [&](int from, uint32_t, const mrc_pkt& p) {
+    return from == 0 && p.type == MRC_PKT_SYN && ++syns <= 2;
+  };
+  net.Connect();
+  ASSERT_TRUE(net.RunUntil([&] { return net.Established(); }, net.now + kSec));
+  EXPECT_EQ(syns, 3);
+}
+
+// A dead path under one entropy value must not stall the handshake: every
+// retry goes out on two fresh EVs, and the backoff stops at the RTO cap.
+TEST(CoreConn, SynRetriesUseFreshEvsAndCappedBackoff) {
+  Net net;
+  net.Setup(2);
+  net.server_silent = true;
+  net.a.cfg.user_timeout_ms = 2000;
+  net.a.cfg.rto_max_us = 100000;
+  std::vector<uint32_t> syn_evs;
+  net.filter = [&](int from, uint32_t, const mrc_pkt& p) {
+    if (from == 0 && p.type == MRC_PKT_SYN) syn_evs.push_back(p.ev);
+    return false;
+  };
+  net.Connect();
+  ASSERT_TRUE(net.RunUntil([&] { return net.a.error != 0; }, net.now + 3 * kSec));
+  EXPECT_EQ(net.a.error, ETIMEDOUT);
+  // 20, 40, 80, then every 100 ms until 2 s: about 20 rounds of two.
+  EXPECT_GE(syn_evs.size(), 36U);
+  EXPECT_LE(syn_evs.size(), 44U);
+  for (size_t i = 1; i < syn_evs.size(); i++) EXPECT_NE(syn_evs[i], syn_evs[i - 1]);
+}
+
+TEST(CoreConn, LostSynAckIsAnsweredAgain) {
+  Net net;
+  net.Setup(2);
+  int synacks = 0;
+  net.filter = [&](int from, uint32_t, const mrc_pkt& p) {
+    return from == 1 && p.type == MRC_PKT_SYN_ACK && ++synacks == 1;
+  };
+  net.Connect();
+  ASSERT_TRUE(net.RunUntil([&] { return net.Established(); }, net.now + kSec));
+  // The retried SYN went out twice (two EVs); both were answered, the
+  // client took the first and dropped the other as out of state.
+  EXPECT_EQ(net.b.NoteCount(MRC_NOTE_ESTABLISHED), 1);
+  // Data flows after the repaired handshake.
+  net.a.to_send = 10000;
+  ASSERT_TRUE(net.RunUntil([&] { return net.b.rx.size() == 10000; }, net.now + kSec));
+  EXPECT_EQ(net.b.rx, Pattern(net.a.seed, 10000));
+  EXPECT_EQ(synacks, 3);
+  EXPECT_EQ(net.a.Stats().drops[MRC_DROP_STATE], 1U);
+}
+
+TEST(CoreConn, SynToNobodyTimesOut) {
+  Net net;
+  net.Setup(2);
+  net.server_silent = true;
+  net.a.cfg.user_timeout_ms = 1500;
+  net.Connect();
+  const uint64_t start = net.now;
+  EXPECT_FALSE(net.RunUntil([&] { return net.a.error != 0; }, start + 1400 * 1000));
+  ASSERT_TRUE(net.RunUntil([&] { return net.a.error != 0; }, start + 3 * kSec));
+  EXPECT_EQ(net.a.error, ETIMEDOUT);
+  EXPECT_EQ(mrc_core_state(net.a.core), MRC_CORE_ABORTED);
+  EXPECT_GE(net.now - start, 1500U * 1000);
+  EXPECT_LE(net.now - start, 1600U * 1000);
+}
+
+TEST(CoreConn, RstToSynIsConnectionRefused) {
+  Net net;
+  net.Setup(2);
+  net.server_listening = false;
+  net.Connect();
+  ASSERT_TRUE(net.RunUntil([&] { return net.a.error != 0; }, net.now + kSec));
+  EXPECT_EQ(net.a.error, ECONNREFUSED);
+  EXPECT_EQ(mrc_core_state(net.a.core), MRC_CORE_ABORTED);
+}
+
+TEST(CoreConn, AbortResetsPeer) {
+  Net net;
+  net.Setup(2);
+  net.Connect();
+  ASSERT_TRUE(net.RunUntil([&] { return net.Established(); }, net.now + kSec));
+  mrc_core_abort(net.a.core, 0);
+  EXPECT_EQ(mrc_core_state(net.a.core), MRC_CORE_ABORTED);
+  EXPECT_EQ(net.a.error, 0);
+  ASSERT_TRUE(net.RunUntil([&] { return net.b.error != 0; }, net.now + kSec));
+  EXPECT_EQ(net.b.error, ECONNRESET);
+  EXPECT_EQ(mrc_core_state(net.b.core), MRC_CORE_ABORTED);
+  EXPECT_EQ(mrc_core_send(net.a.core, 1, 0, nullptr, nullptr), -EPIPE);
+}
+
+TEST(CoreConn, CleanTransferAndGracefulClose) {
+  Net net;
+  net.Setup(2);
+  net.Connect();
+  net.a.to_send = 1 << 20;
+  net.a.close_when_sent = true;
+  ASSERT_TRUE(net.RunUntil([&] { return net.b.peer_fin; }, net.now + 10 * kSec));
+  EXPECT_EQ(net.b.rx, Pattern(net.a.seed, 1 << 20));
+  EXPECT_EQ(mrc_core_state(net.b.core), MRC_CORE_CLOSE_WAIT);
+  // The server answers and closes its side.
+  net.b.to_send = 5000;
+  net.b.close_when_sent = true;
+  ASSERT_TRUE(net.RunUntil([&] { return net.a.done && net.b.done; }, net.now + 10 * kSec));
+  EXPECT_EQ(net.a.rx, Pattern(net.b.seed, 5000));
+  EXPECT_EQ(mrc_core_state(net.a.core), MRC_CORE_DONE);
+  EXPECT_EQ(mrc_core_state(net.b.core), MRC_CORE_DONE);
+  const mrc_core_stats sa = net.a.Stats();
+  EXPECT_EQ(sa.acked_bytes, 1U << 20);
+  EXPECT_EQ(sa.tx_data_bytes, 1U << 20);
+  EXPECT_EQ(sa.retx_pkts, 0U);
+  EXPECT_EQ(sa.rto_count, 0U);
+  EXPECT_EQ(net.b.Stats().delivered_bytes, 1U << 20);
+  EXPECT_EQ(net.a.NoteCount(MRC_NOTE_DONE), 1);
+  EXPECT_EQ(net.a.NoteCount(MRC_NOTE_PEER_FIN), 1);
+  EXPECT_EQ(mrc_core_send(net.a.core, 1, 0, nullptr, nullptr), -EPIPE);
+}
+
+TEST(CoreAlloc, FailuresSlowButLoseNothing) {
+  Net net(51);
+  net.Setup(2);
+  Establish(net);
+  net.a.alloc_fail_every = 7;
+  net.b.alloc_fail_every = 5;
+  net.a.to_send = 1 << 20;
+  net.b.to_send = 200000;
+  ASSERT_TRUE(net.RunUntil(
+      [&] {
+        return net.b.rx.size() == net.a.to_send && net.a.rx.size() == net.b.to_send &&
+               net.a.Stats().acked_bytes == net.a.to_send &&
+               net.b.Stats().acked_bytes == net.b.to_send;
+      },
+      net.now + 30 * kSec));
+  EXPECT_TRUE(net.b.rx == Pattern(net.a.seed, net.a.to_send));
+  EXPECT_TRUE(net.a.rx == Pattern(net.b.seed, net.b.to_send));
+  EXPECT_GT(net.a.alloc_failures, 10U);
+  EXPECT_GT(net.b.alloc_failures, 10U);
+  EXPECT_GT(net.b.Stats().drops[MRC_DROP_NO_BUFFER], 0U);
+  net.a.Destroy();
+  net.b.Destroy();
+  EXPECT_EQ(net.a.live_allocs, 0);
+  EXPECT_EQ(net.b.live_allocs, 0);
+}
+
+TEST(CoreAlloc, CreateFailsCleanly) {
+  for (uint64_t n = 1; n <= 5; n++) {
+    Net net;
+    net.Setup(2);
+    net.a.alloc_fail_every = n;
+    mrc_core_env env = net.a.Env();
+    mrc_core* core = mrc_core_create(&net.a.cfg, &env);
+    if (core != nullptr) mrc_core_destroy(core);
+    EXPECT_EQ(net.a.live_allocs, 0) << "fail every " << n;
+  }
+  Net net;
+  net.Setup(2);
+  net.a.cfg.sock_type = 9;
+  mrc_core_env env = net.a.Env();
+  EXPECT_EQ(mrc_core_create(&net.a.cfg, &env), nullptr);
+}
+
+TEST(CoreClose, SimultaneousClose) {
+  Net net(61);
+  net.Setup(2);
+  Establish(net);
+  net.a.to_send = 300000;
+  net.b.to_send = 300000;
+  net.a.close_when_sent = true;
+  net.b.close_when_sent = true;
+  ASSERT_TRUE(net.RunUntil([&] { return net.a.done && net.b.done; }, net.now + 10 * kSec));
+  EXPECT_TRUE(net.b.rx == Pattern(net.a.seed, 300000));
+  EXPECT_TRUE(net.a.rx == Pattern(net.b.seed, 300000));
+  EXPECT_EQ(mrc_core_state(net.a.core), MRC_CORE_DONE);
+  EXPECT_EQ(mrc_core_state(net.b.core), MRC_CORE_DONE);
+  EXPECT_EQ(net.a.NoteCount(MRC_NOTE_PEER_FIN), 1);
+  EXPECT_EQ(net.b.NoteCount(MRC_NOTE_PEER_FIN), 1);
+}
+
+TEST(CoreClose, LostFinIsRetried) {
+  Net net(62);
+  net.Setup(2);
+  Establish(net);
+  int fins = 0;
+  net.filter = [&](int, uint32_t, const mrc_pkt& p) {
+    return p.type == MRC_PKT_FIN && ++fins <= 2;
+  };
+  net.a.to_send = 10000;
+  net.a.close_when_sent = true;
+  ASSERT_TRUE(net.RunUntil([&] { return net.b.peer_fin; }, net.now + 5 * kSec));
+  mrc_core_close(net.b.core);
+  ASSERT_TRUE(net.RunUntil([&] { return net.a.done && net.b.done; }, net.now + 5 * kSec));
+  EXPECT_GE(fins, 3);
+}
+
+}  // namespace
+}  // namespace mrc_test
+
+// NOLINTEND(cppcoreguidelines-pro-type-union-access)

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+// The send and receive rings grow on demand: an idle connection holds
+// small rings (mrc_core_mem_bytes() says how much), traffic grows them up
+// to what sndbuf/rcvbuf need, the receive window stays the cap, and a
+// failed grow is back-pressure or a NO_BUFFER drop that loses nothing.
+#include "harness.hpp"
+
+extern "C" {
+#include "core_private.h"
+}
+
+// NOLINTBEGIN(cppcoreguidelines-pro-type-union-access)
+
+namespace mrc_test {
+namespace {
+
+constexpr size_t kMiB = 1 << 20;
+constexpr uint32_t kKernelBuf = 4 * kMiB;  // mrc.ko's default sk_sndbuf/rcvbuf
+constexpr uint32_t kMinRing = MRC_CORE_MIN_RING;
+
+uint32_t SqSlots(const mrc_core* c) { return c->sq_mask + 1; }
+uint32_t RqSlots(const mrc_core* c) { return c->rq_mask + 1; }
+
+// A ring's allocation: at least 128 pointers, a power of two (segments
+// of a 1400-byte MSS never are).
+bool IsRingGrowth(size_t size) { return size >= 128 * sizeof(void*) && (size & (size - 1)) == 0; }
+
+// What an idle core holds: itself, its EVs and two minimal rings.
+size_t IdleBytes(const mrc_core* c) {
+  return sizeof(mrc_core) + c->nevs * sizeof(mrc_ev) + 2 * kMinRing * sizeof(void*);
+}
+
+void SetBuffers(Net& net, uint32_t bytes) {
+  for (Endpoint* e : {&net.a, &net.b}) {
+    e->cfg.sndbuf = bytes;
+    e->cfg.rcvbuf = bytes;
+  }
+}
+
+bool AllAcked(const Net& net) {
+  return net.b.rx.size() == net.a.to_send && net.a.Stats().acked_bytes == net.a.to_send;
+}
+
+// Run until a's data is all delivered and acked, checking on the way that
+// mrc_core_mem_bytes() is exactly what each core holds.
+bool DrainCheckingMem(Net& net, uint64_t limit_us = 60 * kSec) {
+  const uint64_t end = net.now + limit_us;
+  while (!AllAcked(net) && net.now < end) {
+    net.RunUntil([&] { return AllAcked(net); }, std::min(end, net.now + 2000));
+    for (const Endpoint* e : {&net.a, &net.b}) {
+      EXPECT_EQ(mrc_core_mem_bytes(e->core), e->live_bytes) << "endpoint " << e->id();
+    }
+  }
+  return AllAcked(net);
+}
+
+// What a stalled transfer looks like, for the failure message.
+std::string Explain(const Net& net) {
+  const mrc_core* a = net.a.core;
+  const mrc_core* b = net.b.core;
+  const mrc_core_stats sb = net.b.Stats();
+  return "delivered " + std::to_string(net.b.rx.size()) + " of " + std::to_string(net.a.to_send) +
+         ", errors " + std::to_string(net.a.error) + "/" + std::to_string(net.b.error) + ", sq " +
+         std::to_string(SqSlots(a)) + " slots, span " +
+         std::to_string(mrc_diff(a, a->snd_una, a->snd_end)) + ", rq " +
+         std::to_string(RqSlots(b)) + " slots, held " + std::to_string(b->held_pkts) +
+         ", no-buffer drops " + std::to_string(sb.drops[MRC_DROP_NO_BUFFER]);
+}
+
+TEST(CoreRing, IdleConnectionHoldsSmallRings) {
+  Net net;
+  net.Setup(2);
+  SetBuffers(net, kKernelBuf);
+  net.Connect();
+  EXPECT_EQ(SqSlots(net.a.core), kMinRing);
+  EXPECT_EQ(RqSlots(net.a.core), kMinRing);
+  EXPECT_EQ(mrc_core_mem_bytes(net.a.core), net.a.live_bytes);
+  ASSERT_TRUE(net.RunUntil([&] { return net.Established(); }, net.now + kSec));
+  net.RunFor(kSec);  // idle, established
+  for (const Endpoint* e : {&net.a, &net.b}) {
+    const mrc_core* c = e->core;
+    EXPECT_EQ(SqSlots(c), kMinRing);
+    EXPECT_EQ(RqSlots(c), kMinRing);
+    // The caps are what the old fixed rings had.
+    EXPECT_EQ(c->sq_cap, static_cast<uint32_t>(MRC_CORE_MAX_SEGS));
+    EXPECT_EQ(c->rq_cap, static_cast<uint32_t>(MRC_CORE_MAX_RCV_WIN));
+    EXPECT_EQ(mrc_core_mem_bytes(c), e->live_bytes);
+    EXPECT_EQ(mrc_core_mem_bytes(c), IdleBytes(c));
+    // 2 x 64 KiB of rings before; the rings are now 1 KiB.
+    EXPECT_LT(mrc_core_mem_bytes(c) + 120 * 1024,
+              IdleBytes(c) + (c->sq_cap + c->rq_cap) * sizeof(void*));
+  }
+}
+
+// DATA inside the window but past the ring grows it; every held segment
+// keeps its PSN (it is delivered in order afterwards); the window is
+// rq_cap, not the ring.
+TEST(CoreRing, ReceiveWindowIsTheCapNotTheRing) {
+  Net net;
+  net.Setup(2);
+  net.a.scripted_random = {0xaaaa, 0xfffff0};  // b's rcv ring wraps soon
+  net.a.cfg.psn24 = true;
+  Establish(net);
+  mrc_core* b = net.b.core;
+  const uint32_t cap = b->rq_cap;
+  ASSERT_EQ(cap, 512U);  // 256 KiB rcvbuf, 1400-byte MSS
+  ASSERT_EQ(RqSlots(b), kMinRing);
+  std::vector<mrc_pkt> seen;
+  net.filter = [&](int from, uint32_t, const mrc_pkt& p) {
+    if (from == 1) seen.push_back(p);
+    return false;
+  };
+  std::array<uint8_t, 4> payload{};
+  auto data = [&](uint32_t off) {
+    mrc_pkt d{};
+    d.type = MRC_PKT_DATA;
+    d.flags = MRC_F_PSN24;
+    d.dst_token = mrc_core_token(b);
+    d.src_token = mrc_core_token(net.a.core);
+    d.ev = 4444;
+    d.data.psn = (0xfffff0U + off) & 0xffffffU;
+    d.data.tsval = 1;
+    for (size_t i = 0; i < payload.size(); i++) payload.at(i) = static_cast<uint8_t>(off + i);
+    d.payload = payload.data();
+    d.payload_len = static_cast<uint32_t>(payload.size());
+    return mrc_core_input(b, &d, 0, false);
+  };
+  // PSNs 1..40 held behind the gap at 0, then 100: the ring doubles.
+  for (uint32_t off = 1; off <= 40; off++) ASSERT_EQ(data(off), MRC_DROP_NONE);
+  EXPECT_EQ(RqSlots(b), kMinRing);
+  EXPECT_EQ(data(100), MRC_DROP_NONE);
+  EXPECT_EQ(RqSlots(b), 2 * kMinRing);
+  EXPECT_EQ(data(40), MRC_DROP_DUPLICATE);
+  EXPECT_EQ(data(100), MRC_DROP_DUPLICATE);
+  // The last PSN of the window grows it to the cap; one more is outside.
+  EXPECT_EQ(data(cap - 1), MRC_DROP_NONE);
+  EXPECT_EQ(RqSlots(b), cap);
+  seen.clear();
+  EXPECT_EQ(data(cap), MRC_DROP_PSN_WINDOW);
+  ASSERT_EQ(seen.size(), 1U);
+  EXPECT_EQ(seen[0].type, MRC_PKT_NACK);
+  EXPECT_EQ(seen[0].nack.reason, MRC_NACK_PSN_OUT_OF_WINDOW);
+  EXPECT_EQ(mrc_core_mem_bytes(b), net.b.live_bytes);
+  // The gap fills: 0..40 come out in order, 100 and cap - 1 stay held.
+  ASSERT_EQ(data(0), MRC_DROP_NONE);
+  ASSERT_EQ(net.b.rx.size(), 41 * payload.size());
+  for (uint32_t off = 0; off <= 40; off++) {
+    for (size_t i = 0; i < payload.size(); i++) {
+      EXPECT_EQ(net.b.rx[off * payload.size() + i], static_cast<uint8_t>(off + i));
+    }
+  }
+  EXPECT_EQ(b->held_pkts, 2U);
+  EXPECT_EQ(net.b.Stats().drops[MRC_DROP_PSN_WINDOW], 1U);
+}
+
+// A failed grow of the receive ring drops the DATA with a NO_BUFFER NACK
+// (the sender resends it), never PSN_OUT_OF_WINDOW (which would narrow
+// the sender's PSN window for good), and keeps all it held.
+TEST(CoreRing, ReceiveGrowthFailureIsNoBuffer) {
+  Net net;
+  net.Setup(2);
+  net.a.scripted_random = {0xaaaa, 1000};
+  Establish(net);
+  mrc_core* b = net.b.core;
+  std::vector<mrc_pkt> seen;
+  net.filter = [&](int from, uint32_t, const mrc_pkt& p) {
+    if (from == 1) seen.push_back(p);
+    return false;
+  };
+  const std::array<uint8_t, 8> payload{1, 2, 3, 4, 5, 6, 7, 8};
+  auto data = [&](uint32_t psn) {
+    mrc_pkt d{};
+    d.type = MRC_PKT_DATA;
+    d.dst_token = mrc_core_token(b);
+    d.src_token = mrc_core_token(net.a.core);
+    d.ev = 4444;
+    d.data.psn = psn;
+    d.data.tsval = 1;
+    d.payload = payload.data();
+    d.payload_len = static_cast<uint32_t>(payload.size());
+    return mrc_core_input(b, &d, 0, false);
+  };
+  ASSERT_EQ(data(1001), MRC_DROP_NONE);
+  net.b.alloc_fail_if = IsRingGrowth;
+  seen.clear();
+  EXPECT_EQ(data(1000 + 200), MRC_DROP_NO_BUFFER);
+  EXPECT_EQ(net.b.alloc_failures, 1U);
+  ASSERT_EQ(seen.size(), 1U);
+  EXPECT_EQ(seen[0].type, MRC_PKT_NACK);
+  EXPECT_EQ(seen[0].nack.reason, MRC_NACK_NO_BUFFER);
+  EXPECT_EQ(seen[0].nack.psn, 1200U);
+  EXPECT_EQ(RqSlots(b), kMinRing);
+  EXPECT_EQ(b->held_pkts, 1U);
+  EXPECT_EQ(net.b.Stats().drops[MRC_DROP_NO_BUFFER], 1U);
+  EXPECT_EQ(net.b.Stats().drops[MRC_DROP_PSN_WINDOW], 0U);
+  // Inside the ring nothing needs allocating but the segment.
+  EXPECT_EQ(data(1000 + 63), MRC_DROP_NONE);
+  // Allocations work again: the resent DATA is taken.
+  net.b.alloc_fail_if = nullptr;
+  EXPECT_EQ(data(1000 + 200), MRC_DROP_NONE);
+  EXPECT_EQ(RqSlots(b), 4 * kMinRing);
+  EXPECT_EQ(data(1000), MRC_DROP_NONE);
+  EXPECT_EQ(net.b.rx.size(), 2 * payload.size());  // 1000, 1001
+  EXPECT_EQ(b->held_pkts, 2U);                     // 1063, 1200
+  EXPECT_EQ(mrc_core_mem_bytes(b), net.b.live_bytes);
+}
+
+// A failed grow of the send ring is "no room now": send() takes nothing
+// more, send space is 0, and the writer is woken once the retry timer
+// passed and allocations work again.
+TEST(CoreRing, SendGrowthFailureIsNoRoomNow) {
+  Net net;
+  net.Setup(2);
+  Establish(net);
+  mrc_core* a = net.a.core;
+  // Nothing is acked: the ring fills with what is sent.
+  net.filter = [](int from, uint32_t, const mrc_pkt& p) {
+    return from == 0 && p.type == MRC_PKT_DATA;
+  };
+  auto fill = [](void*, void*, uint32_t, uint32_t) { return 0; };
+  const uint32_t ring_bytes = kMinRing * a->mss;
+  ASSERT_EQ(mrc_core_send(a, ring_bytes, 0, fill, nullptr), static_cast<int>(ring_bytes));
+  EXPECT_EQ(SqSlots(a), kMinRing);
+  net.a.alloc_fail_if = IsRingGrowth;
+  EXPECT_EQ(mrc_core_send(a, 1000, 0, fill, nullptr), 0);
+  EXPECT_EQ(net.a.alloc_failures, 1U);
+  EXPECT_EQ(SqSlots(a), kMinRing);
+  EXPECT_EQ(mrc_core_send_space(a, 1), 0U);
+  EXPECT_EQ(a->queued_bytes, ring_bytes);
+  // Still failing after the retry: still no room, and no busy loop.
+  const int writable = net.a.NoteCount(MRC_NOTE_WRITABLE);
+  net.RunFor(2 * MRC_CORE_ALLOC_RETRY_US);
+  EXPECT_EQ(net.a.NoteCount(MRC_NOTE_WRITABLE), writable + 1);
+  EXPECT_EQ(mrc_core_send(a, 1000, 0, fill, nullptr), 0);
+  EXPECT_EQ(net.a.alloc_failures, 2U);
+  net.a.alloc_fail_if = nullptr;
+  net.RunFor(2 * MRC_CORE_ALLOC_RETRY_US);
+  EXPECT_EQ(net.a.NoteCount(MRC_NOTE_WRITABLE), writable + 2);
+  EXPECT_EQ(mrc_core_send(a, 1000, 0, fill, nullptr), 1000);
+  EXPECT_EQ(SqSlots(a), 2 * kMinRing);
+  EXPECT_EQ(a->queued_bytes, ring_bytes + 1000);
+  EXPECT_EQ(mrc_core_mem_bytes(a), net.a.live_bytes);
+  EXPECT_EQ(net.a.error, 0);
+}
+
+struct Fabric {
+  const char* name;
+  double loss;
+  uint64_t jitter_us;
+  bool psn24_wrap;
+};
+
+class CoreRingGrowth : public ::testing::TestWithParam<Fabric> {};
+
+// Rings sized like mrc.ko's (4 MiB buffers) grow with a 3 MiB transfer;
+// the bytes arrive intact, and once everything is acked the core holds
+// only itself, its EVs and the rings.
+TEST_P(CoreRingGrowth, TransferGrowsRingsByteExact) {
+  const Fabric f = GetParam();
+  Net net(31);
+  net.Setup(2);
+  SetBuffers(net, kKernelBuf);
+  if (f.psn24_wrap) {
+    net.a.cfg.psn24 = true;
+    net.a.scripted_random = {0x1111, 0xffffffU - 300};
+    net.b.scripted_random = {0x2222, 0xffffffU - 20};
+  }
+  for (auto& p : net.planes) {
+    p.loss = f.loss;
+    p.jitter_us = f.jitter_us;
+  }
+  Establish(net);
+  net.a.to_send = 3 * kMiB;
+  ASSERT_TRUE(DrainCheckingMem(net)) << Explain(net);
+  EXPECT_TRUE(net.b.rx == Pattern(net.a.seed, net.a.to_send)) << "payload corrupted";
+  EXPECT_EQ(net.a.error, 0);
+  EXPECT_EQ(net.b.error, 0);
+  const mrc_core* a = net.a.core;
+  const mrc_core* b = net.b.core;
+  EXPECT_GT(SqSlots(a), kMinRing);
+  EXPECT_LE(SqSlots(a), a->sq_cap);
+  // Only reordering or loss hold DATA ahead of a gap.
+  if (f.loss > 0 || f.jitter_us > 0) {
+    EXPECT_GT(RqSlots(b), kMinRing);
+  }
+  EXPECT_LE(RqSlots(b), b->rq_cap);
+  EXPECT_EQ(net.b.Stats().drops[MRC_DROP_PSN_WINDOW], 0U);
+  EXPECT_EQ(net.b.Stats().drops[MRC_DROP_NO_BUFFER], 0U);
+  const size_t rings = (SqSlots(a) + RqSlots(a)) * sizeof(void*);
+  EXPECT_EQ(mrc_core_mem_bytes(a), IdleBytes(a) - 2 * kMinRing * sizeof(void*) + rings);
+}
+
+INSTANTIATE_TEST_SUITE_P(Fabrics, CoreRingGrowth,
+                         ::testing::Values(Fabric{"Clean", 0, 0, false},
+                                           Fabric{"Loss", 0.02, 0, false},
+                                           Fabric{"Reorder", 0, 400, false},
+                                           Fabric{"LossReorder", 0.01, 400, false},
+                                           Fabric{"Psn24Wrap", 0.01, 200, true}),
+                         [](const ::testing::TestParamInfo<Fabric>& p) { return p.param.name; });
+
+struct FailCase {
+  const char* name;
+  int side;  // whose ring growth fails: 0 the sender, 1 the receiver
+  size_t msg_size;
+};
+
+class CoreRingAllocFail : public ::testing::TestWithParam<FailCase> {};
+
+// Every ring growth on one side fails for the first part of a lossy,
+// reordering 2 MiB transfer: it goes on with the small ring, loses and
+// corrupts nothing, and completes with grown rings once allocations
+// succeed again. mrc.ko's 4 MiB buffers: with a receive buffer not much
+// larger than the reordering, out-of-order DATA can fill it and the
+// hole's retransmission is refused for good (a stall that has nothing to
+// do with the rings; the fixed rings had it too).
+TEST_P(CoreRingAllocFail, GrowthFailureLosesNothing) {
+  const FailCase fc = GetParam();
+  Net net(33);
+  net.Setup(2, fc.msg_size != 0 ? MRC_SYN_SEQPACKET : MRC_SYN_STREAM);
+  SetBuffers(net, kKernelBuf);
+  for (auto& p : net.planes) {
+    p.loss = 0.01;
+    p.jitter_us = 300;
+  }
+  Establish(net);
+  Endpoint& failing = fc.side == 0 ? net.a : net.b;
+  failing.alloc_fail_if = IsRingGrowth;
+  net.a.msg_size = fc.msg_size;
+  net.a.to_send = 2 * kMiB;
+  ASSERT_TRUE(net.RunUntil([&] { return net.b.rx.size() >= kMiB / 2; }, net.now + 30 * kSec));
+  EXPECT_GT(failing.alloc_failures, 0U);
+  if (fc.side == 0) {
+    EXPECT_EQ(SqSlots(net.a.core), kMinRing);
+  } else {
+    EXPECT_EQ(RqSlots(net.b.core), kMinRing);
+    EXPECT_GT(net.b.Stats().drops[MRC_DROP_NO_BUFFER], 0U);
+  }
+  EXPECT_EQ(net.b.Stats().drops[MRC_DROP_PSN_WINDOW], 0U);
+  EXPECT_TRUE(
+      std::equal(net.b.rx.begin(), net.b.rx.end(), Pattern(net.a.seed, net.b.rx.size()).begin()));
+  EXPECT_EQ(mrc_core_mem_bytes(failing.core), failing.live_bytes);
+
+  failing.alloc_fail_if = nullptr;
+  ASSERT_TRUE(DrainCheckingMem(net)) << Explain(net);
+  EXPECT_TRUE(net.b.rx == Pattern(net.a.seed, net.a.to_send)) << "payload corrupted";
+  EXPECT_EQ(net.a.error, 0);
+  EXPECT_EQ(net.b.error, 0);
+  EXPECT_GT(fc.side == 0 ? SqSlots(net.a.core) : RqSlots(net.b.core), kMinRing);
+  if (fc.msg_size != 0) {
+    ASSERT_EQ(net.b.messages.size(), (net.a.to_send + fc.msg_size - 1) / fc.msg_size);
+    for (size_t i = 0; i + 1 < net.b.messages.size(); i++) {
+      EXPECT_EQ(net.b.messages[i].size(), fc.msg_size);
+    }
+  }
+  net.a.Destroy();
+  net.b.Destroy();
+  EXPECT_EQ(net.a.live_allocs, 0);
+  EXPECT_EQ(net.b.live_allocs, 0);
+  EXPECT_EQ(net.a.live_bytes, 0U);
+  EXPECT_EQ(net.b.live_bytes, 0U);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sides, CoreRingAllocFail,
+                         ::testing::Values(FailCase{"SenderStream", 0, 0},
+                                           FailCase{"ReceiverStream", 1, 0},
+                                           FailCase{"SenderSeqpacket", 0, 9000},
+                                           FailCase{"ReceiverSeqpacket", 1, 9000}),
+                         [](const ::testing::TestParamInfo<FailCase>& p) { return p.param.name; });
+
+}  // namespace
+}  // namespace mrc_test
+
+// NOLINTEND(cppcoreguidelines-pro-type-union-access)

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Declarations shared by the kernel-only files of mrc.ko: the socket
+ * family, per-netns state and module-wide settings.
+ */
+#ifndef __MRC_PERNET_H
+#define __MRC_PERNET_H
+
+#include <linux/mutex.h>
+#include <linux/ratelimit.h>
+#include <linux/xarray.h>
+#include <net/sock.h>
+#include <linux/mrc.h>
+#include <linux/mrc_netlink.h>
+
+#include "mib.h"
+
+#define MRC_MODULE_VERSION	"0.1.0"
+/* RSTs a namespace sends per second to packets it has no connection for */
+#define MRC_RST_PER_SEC		200
+
+/* Address family in use, set once by the "family" module parameter. */
+extern int mrc_family;
+
+struct mrc_plane;
+
+/*
+ * struct mrc_net - per network namespace state.
+ * @net:	the namespace
+ * @lock:	serialises every control-plane change of this netns: planes[],
+ *		ev_profiles, cc_profiles and their contents. Lock order:
+ *		rtnl_lock() before @lock (the netdev notifier runs under RTNL).
+ * @planes:	planes by id; RCU for the data path, @lock for writers
+ * @ev_profiles: EV profiles by id (struct mrc_ev_profile), RCU readers
+ * @cc_profiles: CC profiles by id (struct mrc_cc_profile), RCU readers
+ * @conns:	connections by local token (struct mrc_conn), RCU readers
+ * @syn_peers:	server connections by the peer's token, to recognise a
+ *		retransmitted SYN
+ * @ports:	bound service ports -> struct mrc_sock (listeners and bound
+ *		sockets); written under @lock, RCU readers
+ * @mib:	per-cpu counters, see mib.h
+ *
+ * Allocated by the pernet subsystem, lives exactly as long as the netns.
+ */
+struct mrc_net {
+	struct net			*net;
+	struct mutex			lock;	/* order: rtnl_lock, then this */
+	struct mrc_plane __rcu		*planes[MRC_MAX_PLANES];
+	struct xarray			ev_profiles;
+	struct xarray			cc_profiles;
+	struct xarray			conns;
+	struct xarray			syn_peers;
+	struct xarray			ports;
+	struct mrc_mib __percpu		*mib;
+	/* RSTs to packets for no connection: never a reflection amplifier */
+	struct ratelimit_state		rst_limit;
+	/* bytes of connection memory charged, and the limit (mem.h) */
+	atomic_long_t			mem;
+	atomic_long_t			mem_refused;
+	unsigned long			mem_max;
+	struct ctl_table_header		*sysctl;
+};
+
+extern struct proto mrc_prot;
+
+struct mrc_net *mrc_pernet(const struct net *net);
+
+int mrc_pernet_init(void);
+void mrc_pernet_exit(void);
+
+void mrc_profiles_flush(struct mrc_net *mn);
+
+int mrc_netlink_init(void);
+void mrc_netlink_exit(void);
+
+int mrc_socket_init(void);
+void mrc_socket_exit(void);
+int mrc_addr_validate(const struct sockaddr *uaddr, int addr_len);
+const struct proto_ops *mrc_sock_ops(int type);
+
+#endif /* __MRC_PERNET_H */

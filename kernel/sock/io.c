@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Data on AF_MRC sockets: sendmsg() copies into the core, the core's
+ * in-order deliveries become skbs on sk_receive_queue that recvmsg()
+ * reads (SOCK_STREAM: bytes; SOCK_SEQPACKET: whole messages, queued only
+ * once complete), poll() and shutdown().
+ */
+#include <linux/mm.h>
+#include <linux/poll.h>
+#include <linux/sched/signal.h>
+#include <linux/uio.h>
+#include <net/sock.h>
+
+#include "pernet.h"
+#include "conn/conn.h"
+#include "sock/sock.h"
+
+/* Largest bounce copy of a stream send; one call may loop over several. */
+#define MRC_SEND_CHUNK	(64 * 1024)
+
+/*
+ * mrc_sock_wait - sleep until @ready(sk), an error, a signal or *@timeo
+ * runs out. Called and returns under lock_sock(), dropped while asleep.
+ * Return: 0 when ready, -EAGAIN on timeout, or a signal's error.
+ */
+int mrc_sock_wait(struct sock *sk, long *timeo, bool (*ready)(struct sock *))
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	int err = 0;
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	while (!ready(sk)) {
+		if (!*timeo) {
+			err = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			err = sock_intr_errno(*timeo);
+			break;
+		}
+		sk_wait_event(sk, timeo, ready(sk), &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	return err;
+}
+
+/* Send space if at least @need bytes fit (see mrc_core_send_space()). */
+static u32 mrc_send_space(struct sock *sk, u32 need)
+{
+	struct mrc_conn *conn = mrc_sk(sk)->conn;
+	u32 space = 0;
+
+	if (!conn)
+		return 0;
+	spin_lock_bh(&conn->lock);
+	if (conn->core)
+		space = mrc_core_send_space(conn->core, need);
+	spin_unlock_bh(&conn->lock);
+	return space;
+}
+
+static bool mrc_send_ready(struct sock *sk)
+{
+	return sk->sk_err || (sk->sk_shutdown & SEND_SHUTDOWN) ||
+	       (sk->sk_state != TCP_SYN_SENT && sk->sk_state != TCP_SYN_RECV &&
+		mrc_send_space(sk, mrc_sk(sk)->send_need));
+}
+
+static int mrc_fill_copy(void *arg, void *dst, u32 off, u32 len)
+{
+	memcpy(dst, (const u8 *)arg + off, len);
+	return 0;
+}
+
+/*
+ * Why a send cannot proceed, or 0. A pending socket error is only looked
+ * at here: it is consumed by mrc_send_error() when the call returns it,
+ * so a send that moved some bytes first still leaves it for the next one.
+ */
+static int mrc_send_check(struct sock *sk)
+{
+	int err = READ_ONCE(sk->sk_err);
+
+	if (err)
+		return -err;
+	if (sk->sk_shutdown & SEND_SHUTDOWN)
+		return -EPIPE;
+	if (!mrc_sk(sk)->conn || sk->sk_state == TCP_LISTEN)
+		return -ENOTCONN;
+	return 0;
+}
+
+/* The error a send returns: consumes the socket error it reports. */
+static int mrc_send_error(struct sock *sk, int flags, int err)
+{
+	if (err == -READ_ONCE(sk->sk_err))
+		return sock_error(sk) ?: err;
+	if (err == -EPIPE && !(flags & MSG_NOSIGNAL))
+		send_sig(SIGPIPE, current, 0);
+	return err;
+}
+
+/* Queue @len bytes of @buf into the core. Return: bytes taken or -errno. */
+static int mrc_send_to_core(struct sock *sk, void *buf, u32 len, u32 flags)
+{
+	struct mrc_conn *conn = mrc_sk(sk)->conn;
+	int n = -EPIPE;
+
+	spin_lock_bh(&conn->lock);
+	if (conn->core)
+		n = mrc_core_send(conn->core, len, flags, mrc_fill_copy, buf);
+	spin_unlock_bh(&conn->lock);
+	return n;
+}
+
+/* Wait for send space; 0 when there is some. */
+static int mrc_send_wait(struct sock *sk, long *timeo)
+{
+	int err;
+
+	set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+	err = mrc_sock_wait(sk, timeo, mrc_send_ready);
+	return err ? err : mrc_send_check(sk);
+}
+
+static int mrc_send_message(struct sock *sk, struct msghdr *msg, size_t len,
+			    long *timeo)
+{
+	void *buf;
+	int n, err;
+
+	if (!len || len > READ_ONCE(sk->sk_sndbuf))
+		return -EMSGSIZE;
+	buf = kvmalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -ENOBUFS;
+	err = -EFAULT;
+	if (!copy_from_iter_full(buf, len, &msg->msg_iter))
+		goto out;
+	for (;;) {
+		n = mrc_send_to_core(sk, buf, len, MRC_F_EOM);
+		if (n) {
+			err = n < 0 ? n : (int)len;
+			break;
+		}
+		err = mrc_send_wait(sk, timeo);
+		if (err)
+			break;
+		/* One vCPU: let ksoftirqd take the ACKs we wait for. */
+		cond_resched();
+	}
+out:
+	kvfree(buf);
+	return err;
+}
+
+static int mrc_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
+			   long *timeo)
+{
+	size_t sent = 0;
+	u32 chunk, space;
+	void *buf;
+	int n, err = 0;
+
+	buf = kvmalloc(min_t(size_t, len, MRC_SEND_CHUNK), GFP_KERNEL);
+	if (!buf)
+		return -ENOBUFS;
+	while (sent < len) {
+		space = mrc_send_space(sk, 1);
+		if (!space) {
+			err = mrc_send_wait(sk, timeo);
+			if (err)
+				break;
+			cond_resched();
+			continue;
+		}
+		chunk = min_t(size_t, min_t(size_t, len - sent, MRC_SEND_CHUNK),
+			      space);
+		if (!copy_from_iter_full(buf, chunk, &msg->msg_iter)) {
+			err = -EFAULT;
+			break;
+		}
+		n = mrc_send_to_core(sk, buf, chunk, 0);
+		if (n < 0) {
+			err = n;
+			break;
+		}
+		if (n < chunk)
+			iov_iter_revert(&msg->msg_iter, chunk - n);
+		sent += n;
+	}
+	kvfree(buf);
+	return sent ? (int)sent : err;
+}
+
+int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
+{
+	struct sock *sk = sock->sk;
+	long timeo;
+	int err;
+
+	if (msg->msg_flags & ~(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_EOR |
+			       MSG_MORE | MSG_WAITALL))
+		return -EOPNOTSUPP;
+	if (len > INT_MAX)
+		len = INT_MAX;
+	lock_sock(sk);
+	/* A message goes whole or waits; a stream takes any space. */
+	mrc_sk(sk)->send_need = sk->sk_type == SOCK_SEQPACKET ? (u32)len : 1;
+	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+	err = mrc_send_check(sk);
+	if (!err && !mrc_send_ready(sk))
+		err = mrc_send_wait(sk, &timeo);
+	if (!err) {
+		if (sk->sk_type == SOCK_SEQPACKET)
+			err = mrc_send_message(sk, msg, len, &timeo);
+		else
+			err = mrc_send_stream(sk, msg, len, &timeo);
+	}
+	if (err < 0)
+		err = mrc_send_error(sk, msg->msg_flags, err);
+	release_sock(sk);
+	return err;
+}
+
+static void mrc_rfree(struct sk_buff *skb)
+{
+	atomic_sub(skb->truesize, &skb->sk->sk_rmem_alloc);
+}
+
+/*
+ * The core delivers in-order bytes; under the connection's spinlock. The
+ * receive queue is charged to sk_rmem_alloc; the core keeps the peer
+ * within the window we report, so nothing is refused for space here.
+ */
+int mrc_sock_deliver(struct mrc_conn *conn, const void *data, u32 len,
+		     u32 flags)
+{
+	struct sock *sk = conn->sk;
+	struct sk_buff *skb;
+
+	if (conn->orphan || (sk->sk_shutdown & RCV_SHUTDOWN))
+		return 0;	/* nobody will read it: discard */
+	skb = alloc_skb(len, GFP_ATOMIC | __GFP_NOWARN);
+	if (!skb)
+		return -ENOBUFS;
+	skb_put_data(skb, data, len);
+	MRC_SKB_CB(skb)->consumed = 0;
+	MRC_SKB_CB(skb)->eom = !!(flags & MRC_F_EOM);
+	skb->sk = sk;
+	skb->destructor = mrc_rfree;
+	atomic_add(skb->truesize, &sk->sk_rmem_alloc);
+
+	if (sk->sk_type != SOCK_SEQPACKET) {
+		skb_queue_tail(&sk->sk_receive_queue, skb);
+	} else {
+		__skb_queue_tail(&conn->rx_partial, skb);
+		conn->rx_partial_truesize += skb->truesize;
+		if (!(flags & MRC_F_EOM)) {
+			conn->rx_partial_grew = true;
+			return 0;
+		}
+		conn->rx_partial_truesize = 0;
+		spin_lock(&sk->sk_receive_queue.lock);
+		skb_queue_splice_tail_init(&conn->rx_partial,
+					   &sk->sk_receive_queue);
+		atomic_inc(&mrc_sk(sk)->rx_msgs);
+		spin_unlock(&sk->sk_receive_queue.lock);
+	}
+	sk->sk_data_ready(sk);
+	return 0;
+}
+
+/*
+ * The room the application has: its buffer less what it holds, not
+ * counting a SOCK_SEQPACKET message still being assembled. It cannot read
+ * that one before the rest arrives, so counting it would close the window
+ * on the very segments that complete a message larger than the buffer
+ * (the core refuses DATA while the application has no room). Not without
+ * bound, or a peer that never ends its message fills memory: up to twice
+ * (truesize over payload) what a default send buffer can send as one
+ * message, or our own buffer if larger. Under conn->lock.
+ */
+static u32 mrc_sock_space(struct mrc_conn *conn)
+{
+	struct sock *sk = conn->sk;
+	int rcvbuf = READ_ONCE(sk->sk_rcvbuf);
+	int partial = min_t(u32, conn->rx_partial_truesize,
+			    2 * max(rcvbuf, MRC_DEFAULT_BUF));
+	int held = atomic_read(&sk->sk_rmem_alloc) - partial;
+	int space = rcvbuf - max(held, 0);
+
+	return max(space, 0);
+}
+
+/* Tell the core how much the application can take now. */
+void mrc_sock_rcv_space(struct sock *sk)
+{
+	struct mrc_conn *conn = mrc_sk(sk)->conn;
+
+	if (!conn)
+		return;
+	spin_lock_bh(&conn->lock);
+	if (conn->core)
+		mrc_core_rcv_space(conn->core, mrc_sock_space(conn));
+	spin_unlock_bh(&conn->lock);
+}
+
+/*
+ * After an input under conn->lock: a segment joined the message being
+ * assembled, which the core counted against the application's room;
+ * give that room back (see mrc_sock_space()). Not from the delivery
+ * itself, which runs inside the core.
+ */
+void mrc_sock_partial_space(struct mrc_conn *conn)
+{
+	if (!conn->rx_partial_grew || !conn->core)
+		return;
+	conn->rx_partial_grew = false;
+	mrc_core_rcv_space(conn->core, mrc_sock_space(conn));
+}
+
+static bool mrc_rcv_ready(struct sock *sk)
+{
+	if (sk->sk_err || (sk->sk_shutdown & RCV_SHUTDOWN))
+		return true;
+	if (sk->sk_type == SOCK_SEQPACKET)
+		return atomic_read(&mrc_sk(sk)->rx_msgs) > 0;
+	return !skb_queue_empty_lockless(&sk->sk_receive_queue);
+}
+
+/* Why nothing can be read now: 0 (EOF), an error, or -EAGAIN to wait. */
+static int mrc_rcv_empty(struct sock *sk)
+{
+	int err = sock_error(sk);
+
+	if (err)
+		return err;
+	if (sk->sk_shutdown & RCV_SHUTDOWN)
+		return 0;
+	if (!mrc_sk(sk)->conn && sk->sk_state != TCP_SYN_SENT)
+		return -ENOTCONN;
+	return -EAGAIN;
+}
+
+static int mrc_recv_stream(struct sock *sk, struct msghdr *msg, size_t len,
+			   int flags, long *timeo)
+{
+	int target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
+	bool peek = flags & MSG_PEEK;
+	struct sk_buff *skb, *tmp;
+	size_t copied = 0;
+	u32 chunk;
+	int err;
+
+	while (copied < len) {
+		skb_queue_walk_safe(&sk->sk_receive_queue, skb, tmp) {
+			u32 start = MRC_SKB_CB(skb)->consumed;
+
+			chunk = min_t(size_t, skb->len - start, len - copied);
+			if (skb_copy_datagram_msg(skb, start, msg, chunk))
+				return copied ? (int)copied : -EFAULT;
+			copied += chunk;
+			if (!peek) {
+				MRC_SKB_CB(skb)->consumed += chunk;
+				if (MRC_SKB_CB(skb)->consumed == skb->len) {
+					skb_unlink(skb, &sk->sk_receive_queue);
+					kfree_skb(skb);
+				}
+			}
+			if (copied == len)
+				break;
+		}
+		if (copied >= target || peek)
+			break;
+		err = mrc_rcv_empty(sk);
+		if (err != -EAGAIN)
+			return copied ? (int)copied : err;
+		/* A reader that waits for more (MSG_WAITALL) made room. */
+		if (copied)
+			mrc_sock_rcv_space(sk);
+		err = mrc_sock_wait(sk, timeo, mrc_rcv_ready);
+		if (err)
+			return copied ? (int)copied : err;
+	}
+	return copied;
+}
+
+static int mrc_recv_message(struct sock *sk, struct msghdr *msg, size_t len,
+			    int flags)
+{
+	bool peek = flags & MSG_PEEK;
+	struct sk_buff *skb, *tmp;
+	size_t copied = 0, total = 0;
+	u32 chunk;
+	bool eom = false;
+
+	skb_queue_walk_safe(&sk->sk_receive_queue, skb, tmp) {
+		chunk = min_t(size_t, skb->len, len - copied);
+		if (chunk && skb_copy_datagram_msg(skb, 0, msg, chunk))
+			return -EFAULT;
+		copied += chunk;
+		total += skb->len;
+		eom = MRC_SKB_CB(skb)->eom;
+		if (!peek) {
+			skb_unlink(skb, &sk->sk_receive_queue);
+			kfree_skb(skb);
+		}
+		if (eom)
+			break;
+	}
+	if (!peek)
+		atomic_dec(&mrc_sk(sk)->rx_msgs);
+	if (total > copied)
+		msg->msg_flags |= MSG_TRUNC;
+	msg->msg_flags |= MSG_EOR;
+	return flags & MSG_TRUNC ? (int)total : (int)copied;
+}
+
+int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
+		int flags)
+{
+	struct sock *sk = sock->sk;
+	long timeo;
+	int err;
+
+	if (flags & ~(MSG_DONTWAIT | MSG_PEEK | MSG_WAITALL | MSG_TRUNC |
+		      MSG_CMSG_CLOEXEC | MSG_NOSIGNAL))
+		return -EOPNOTSUPP;
+	lock_sock(sk);
+	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
+	if (sk->sk_type == SOCK_STREAM) {
+		err = mrc_recv_stream(sk, msg, len, flags, &timeo);
+	} else {
+		while (!atomic_read(&mrc_sk(sk)->rx_msgs)) {
+			err = mrc_rcv_empty(sk);
+			if (err != -EAGAIN)
+				goto out;
+			err = mrc_sock_wait(sk, &timeo, mrc_rcv_ready);
+			if (err)
+				goto out;
+		}
+		err = mrc_recv_message(sk, msg, len, flags);
+	}
+out:
+	if (!(flags & MSG_PEEK))
+		mrc_sock_rcv_space(sk);
+	release_sock(sk);
+	return err;
+}
+
+/*
+ * EPOLLOUT: a stream may write when a byte fits; a seqpacket writer hears
+ * when a message of half the send buffer fits (as sock_writeable() tells
+ * datagram writers).
+ */
+static u32 mrc_poll_need(const struct sock *sk)
+{
+	return sk->sk_type == SOCK_SEQPACKET ? READ_ONCE(sk->sk_sndbuf) / 2 : 1;
+}
+
+__poll_t mrc_poll(struct file *file, struct socket *sock,
+		  struct poll_table_struct *wait)
+{
+	struct sock *sk = sock->sk;
+	u8 state = READ_ONCE(sk->sk_state);
+	u8 shutdown = READ_ONCE(sk->sk_shutdown);
+	__poll_t mask = 0;
+
+	sock_poll_wait(file, sock, wait);
+	if (state == TCP_LISTEN)
+		return list_empty_careful(&mrc_sk(sk)->accept_q) ? 0 :
+		       EPOLLIN | EPOLLRDNORM;
+	if (state == TCP_SYN_SENT)
+		return 0;
+	if (READ_ONCE(sk->sk_err))
+		mask |= EPOLLERR;
+	if (shutdown == SHUTDOWN_MASK || state == TCP_CLOSE)
+		mask |= EPOLLHUP;
+	if (shutdown & RCV_SHUTDOWN)
+		mask |= EPOLLIN | EPOLLRDNORM | EPOLLRDHUP;
+	if (mrc_rcv_ready(sk) && !(mask & EPOLLERR))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (state == TCP_CLOSE && !mrc_sk(sk)->conn) {
+		mask |= EPOLLOUT | EPOLLWRNORM;	/* like an unconnected TCP */
+	} else if (!(shutdown & SEND_SHUTDOWN)) {
+		if (mrc_send_space(sk, mrc_poll_need(sk)))
+			mask |= EPOLLOUT | EPOLLWRNORM;
+		else
+			set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+	}
+	return mask;
+}
+
+int mrc_shutdown(struct socket *sock, int how)
+{
+	struct sock *sk = sock->sk;
+	struct mrc_conn *conn;
+	int err = 0;
+
+	if (how < SHUT_RD || how > SHUT_RDWR)
+		return -EINVAL;
+	lock_sock(sk);
+	conn = mrc_sk(sk)->conn;
+	if (sk->sk_state == TCP_LISTEN && how != SHUT_WR) {
+		mrc_listen_stop(sk);
+	} else if (!conn) {
+		err = -ENOTCONN;
+	} else {
+		if (how != SHUT_WR)
+			sk->sk_shutdown |= RCV_SHUTDOWN;
+		if (how != SHUT_RD) {
+			sk->sk_shutdown |= SEND_SHUTDOWN;
+			spin_lock_bh(&conn->lock);
+			if (conn->core)
+				mrc_core_close(conn->core);
+			spin_unlock_bh(&conn->lock);
+		}
+	}
+	sk->sk_state_change(sk);
+	release_sock(sk);
+	return err;
+}
