@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * UDP encapsulation: each plane owns kernel UDP sockets (IPv4 and IPv6)
- * bound to its port and device; received datagrams reach mrc_udp_rcv()
- * through the UDP tunnel encap hook, are parsed by the core's wire parser
- * and handed to their connection when they come from the peer's address
- * on that plane (or to a listener for a SYN). Transmit
- * builds the UDP/IP packet around what the core produced, with the EV as
- * UDP source port (and IPv6 flow label) and ECT(0) set.
+ * bound to its port and device, whose encap hook is mrc_demux_rcv()
+ * (demux.c). Transmit builds the UDP/IP packet around what the core
+ * produced, with the EV as UDP source port (and IPv6 flow label) and
+ * ECT(0) set.
  */
 #include <linux/inetdevice.h>
 #include <linux/ipv6.h>
@@ -24,161 +22,8 @@
 #include "conn/conn.h"
 #include "ctl/plane.h"
 #include "sock/sock.h"
+#include "conn/demux.h"
 #include "conn/udp.h"
-
-static bool mrc_udp_ce(const struct sk_buff *skb)
-{
-	if (skb->protocol == htons(ETH_P_IP))
-		return INET_ECN_is_ce(ip_hdr(skb)->tos);
-	return INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
-}
-
-static void mrc_udp_plane_inc(struct mrc_plane *pl, int field, u64 n)
-{
-	this_cpu_add(pl->mib->mibs[field], n);
-}
-
-/*
- * Did @skb come from the address the peer advertised for @plane? The
- * token names the connection and the plane pairs the addresses, so a
- * packet with the right tokens from any other source (spoofed, or the
- * peer's address on another plane) is not the peer's: a "plane" drop,
- * before it can touch the connection (a forged RST would abort it).
- * Planes the peer did not advertise are left to the core, which counts
- * them the same; so is the SYN_ACK, which may come from another of the
- * server's addresses than the one connect() named.
- * Called with conn->lock held.
- */
-static bool mrc_udp_from_peer(const struct mrc_core *core, u32 plane,
-			      const struct sk_buff *skb)
-{
-	const struct mrc_core_plane *peer;
-
-	if (mrc_core_state(core) == MRC_CORE_SYN_SENT)
-		return true;
-	peer = mrc_core_peer_plane(core, plane);
-	if (!peer)
-		return true;
-	if (skb->protocol == htons(ETH_P_IP))
-		return (peer->flags & MRC_PLANE_F_V4) &&
-		       peer->addr4 == ip_hdr(skb)->saddr;
-	return (peer->flags & MRC_PLANE_F_V6) &&
-	       !memcmp(peer->addr6, &ipv6_hdr(skb)->saddr,
-		       sizeof(peer->addr6));
-}
-
-/* Hand a parsed packet to its connection. Return: the drop reason. */
-static int mrc_udp_to_conn(struct mrc_net *mn, const struct mrc_pkt *pkt,
-			   u32 plane, const struct sk_buff *skb, bool ce)
-{
-	struct mrc_conn *conn = mrc_conn_lookup(mn, pkt->dst_token);
-	int reason = MRC_DROP_NO_CONN;
-
-	if (!conn)
-		return reason;
-	spin_lock(&conn->lock);
-	if (conn->core && !mrc_udp_from_peer(conn->core, plane, skb))
-		reason = MRC_DROP_PLANE;
-	else if (conn->core)
-		reason = mrc_core_input(conn->core, pkt, plane, ce);
-	mrc_sock_partial_space(conn);
-	spin_unlock(&conn->lock);
-	mrc_conn_put(conn);
-	return reason;
-}
-
-/*
- * A packet for a connection we do not have (it was closed, timed out, or
- * the host restarted): answer with an RST so the peer stops at once
- * instead of retransmitting into nothing until its user timeout. The
- * tokens are the packet's, swapped, so only the connection that sent it
- * accepts the RST. The peer's MRC port is not in the packet: planes use
- * one port on both ends, so ours is the answer's destination. Never for
- * an RST (no ping-pong), and rate-limited per namespace.
- */
-static void mrc_udp_reset(struct mrc_net *mn, struct mrc_plane *pl,
-			  const struct sk_buff *skb, const struct mrc_pkt *pkt)
-{
-	struct mrc_core_plane peer = {
-		.id = pl->id,
-		.udp_port = ntohs(udp_hdr(skb)->dest),
-	};
-	struct mrc_pkt rst = {
-		.type = MRC_PKT_RST,
-		.dst_token = pkt->src_token,
-		.src_token = pkt->dst_token,
-		.ev = pkt->ev,
-		.rst_reason = ECONNRESET,
-	};
-	u8 buf[sizeof(struct mrc_hdr) + sizeof(struct mrc_rst)];
-	u32 len;
-
-	if (pkt->type == MRC_PKT_RST || !pkt->src_token ||
-	    !__ratelimit(&mn->rst_limit))
-		return;
-	if (skb->protocol == htons(ETH_P_IP)) {
-		peer.flags = MRC_PLANE_F_V4;
-		peer.addr4 = ip_hdr(skb)->saddr;
-	} else {
-		peer.flags = MRC_PLANE_F_V6;
-		memcpy(peer.addr6, &ipv6_hdr(skb)->saddr, sizeof(peer.addr6));
-	}
-	len = mrc_wire_build(&rst, buf, sizeof(buf));
-	if (len && !mrc_udp_xmit(mn, pl->id, &peer, pkt->ev, buf, len,
-				 NULL, 0))
-		mrc_mib_inc(mn->net, MRC_MIB_TXRSTNOCONN);
-}
-
-/*
- * mrc_udp_input - one received packet of plane @pl: parse it, hand it to
- * its connection or listener, count it. Softirq, RCU held, checksum
- * verified, data at the UDP header; consumes @skb. From the UDP socket or
- * from an offload device's RX hand-off.
- */
-void mrc_udp_input(struct mrc_plane *pl, struct sk_buff *skb, bool ce)
-{
-	struct mrc_net *mn = mrc_pernet(dev_net(pl->dev));
-	struct mrc_pkt pkt;
-	int reason;
-	u32 len;
-
-	if (skb_linearize(skb)) {
-		reason = MRC_DROP_NO_BUFFER;
-		goto count;
-	}
-	len = skb->len - sizeof(struct udphdr);
-	reason = mrc_wire_parse(skb->data + sizeof(struct udphdr), len, &pkt);
-	if (reason)
-		goto count;
-	if (pkt.type == MRC_PKT_SYN) {
-		reason = mrc_listen_syn(mn, pl->id, &pkt);
-	} else {
-		reason = mrc_udp_to_conn(mn, &pkt, pl->id, skb, ce);
-		if (reason == MRC_DROP_NO_CONN)
-			mrc_udp_reset(mn, pl, skb, &pkt);
-	}
-count:
-	if (reason) {
-		mrc_udp_plane_inc(pl, MRC_PLANE_MIB_RXDROP, 1);
-		mrc_mib_inc(mn->net, MRC_MIB_RXDROP_FIRST + reason);
-	} else {
-		mrc_udp_plane_inc(pl, MRC_PLANE_MIB_RXPKTS, 1);
-		mrc_udp_plane_inc(pl, MRC_PLANE_MIB_RXBYTES, skb->len);
-	}
-	consume_skb(skb);
-}
-
-/* UDP encap_rcv: softirq, RCU held, checksum verified, data at UDP header. */
-static int mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
-{
-	struct mrc_plane *pl = rcu_dereference_sk_user_data(sk);
-
-	if (pl)
-		mrc_udp_input(pl, skb, mrc_udp_ce(skb));
-	else
-		consume_skb(skb);
-	return 0;
-}
 
 static int mrc_udp_xmit4(struct net *net, struct mrc_plane *pl, __be32 saddr,
 			 const struct mrc_core_plane *peer, u32 ev, u8 ecn,
@@ -301,8 +146,8 @@ static int __mrc_udp_xmit(struct mrc_net *mn, struct mrc_conn *conn,
 	if (err == -EAFNOSUPPORT)
 		kfree_skb(skb);
 	if (!err) {
-		mrc_udp_plane_inc(pl, MRC_PLANE_MIB_TXPKTS, 1);
-		mrc_udp_plane_inc(pl, MRC_PLANE_MIB_TXBYTES,
+		mrc_plane_mib_add(pl, MRC_PLANE_MIB_TXPKTS, 1);
+		mrc_plane_mib_add(pl, MRC_PLANE_MIB_TXBYTES,
 				  hdr_len + payload_len);
 	}
 out:
@@ -337,7 +182,7 @@ static int mrc_udp_sock(struct net *net, struct mrc_plane *pl, int family,
 	struct udp_tunnel_sock_cfg tun = {
 		.sk_user_data = pl,
 		.encap_type = 1,
-		.encap_rcv = mrc_udp_rcv,
+		.encap_rcv = mrc_demux_rcv,
 	};
 	struct udp_port_cfg cfg = {
 		.family = family,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* UDP encapsulation of MRC packets on planes (udp.c). */
+/* UDP encapsulation of MRC packets on planes: sockets, transmit (udp.c). */
 #ifndef __MRC_UDP_H
 #define __MRC_UDP_H
 
@@ -29,6 +29,5 @@ int mrc_udp_xmit_conn(struct mrc_conn *conn, u32 plane,
 		      const struct mrc_core_plane *peer, u32 ev,
 		      const void *hdr, u32 hdr_len, const void *payload,
 		      u32 payload_len);
-void mrc_udp_input(struct mrc_plane *pl, struct sk_buff *skb, bool ce);
 
 #endif /* __MRC_UDP_H */

@@ -357,7 +357,7 @@ static void __mrc_plane_link_changed(struct mrc_net *mn, struct mrc_plane *pl)
 		return;
 	WRITE_ONCE(pl->link, link);
 	if (link == MRC_LINK_DOWN)
-		this_cpu_inc(pl->mib->mibs[MRC_PLANE_MIB_LINKDOWN]);
+		mrc_plane_mib_add(pl, MRC_PLANE_MIB_LINKDOWN, 1);
 	if (was_usable == mrc_plane_usable(pl))
 		return;
 	mrc_nl_event_plane(mn, was_usable ? MRC_EVENT_PLANE_DOWN :

@@ -114,6 +114,12 @@ int __mrc_plane_set(struct mrc_net *mn, struct mrc_plane *pl,
 void __mrc_plane_del(struct mrc_net *mn, struct mrc_plane *pl);
 bool mrc_plane_usable(const struct mrc_plane *pl);
 u64 mrc_plane_mib_read(const struct mrc_plane *pl, int field);
+
+/* Adds @n to counter @field of @pl (any context: per-cpu). */
+static inline void mrc_plane_mib_add(struct mrc_plane *pl, int field, u64 n)
+{
+	this_cpu_add(pl->mib->mibs[field], n);
+}
 const char *mrc_plane_mib_name(int field);
 
 void mrc_plane_flush(struct mrc_net *mn);

@@ -13,6 +13,7 @@
 #include "offload/offload.h"
 #include "offload/offload_priv.h"
 #include "ctl/profile.h"
+#include "conn/demux.h"
 #include "conn/udp.h"
 
 /* Set-up work for a connection that became established. */
@@ -364,9 +365,9 @@ int mrc_offload_rx(struct mrc_offload_dev *od, struct sk_buff *skb, bool ce)
 	if (!pl || udp_hdr(skb)->dest != htons(READ_ONCE(pl->port)))
 		return -ENOENT;
 	mrc_offload_mib_inc(pl, MRC_PLANE_MIB_OFFLOAD_RXPKTS);
-	/* mrc_udp_input() takes the packet at its UDP header. */
+	/* mrc_demux_input() takes the packet at its UDP header. */
 	skb_push(skb, skb->data - skb_transport_header(skb));
-	mrc_udp_input(pl, skb, ce);
+	mrc_demux_input(pl, skb, ce);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(mrc_offload_rx);

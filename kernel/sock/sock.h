@@ -79,17 +79,21 @@ void mrc_port_unbind(struct sock *sk);
 void mrc_sock_fill_addr(struct sockaddr_mrc *addr, int family,
 			const void *ip, u16 port);
 
-/* sock_conn.c */
+/* connect.c */
 int mrc_connect(struct socket *sock, struct sockaddr *uaddr, int addr_len,
 		int flags);
+void mrc_sock_notify(struct mrc_conn *conn, int note, u32 arg);
+void mrc_sock_set_peer(struct mrc_conn *conn, struct mrc_sock *msk,
+		       const struct mrc_core_plane *peer, u16 port);
+
+/* listen.c */
 int mrc_listen(struct socket *sock, int backlog);
 int mrc_accept(struct socket *sock, struct socket *newsock, int flags,
 	       bool kern);
 int mrc_listen_syn(struct mrc_net *mn, u32 plane, const struct mrc_pkt *syn);
 void mrc_listen_stop(struct sock *sk);
-void mrc_sock_notify(struct mrc_conn *conn, int note, u32 arg);
 
-/* sock_io.c */
+/* io.c */
 int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len);
 int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 		int flags);

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The receive demux: packets of a plane to their connection (demux.c). */
+#ifndef __MRC_DEMUX_H
+#define __MRC_DEMUX_H
+
+#include <linux/types.h>
+
+struct mrc_plane;
+struct sk_buff;
+struct sock;
+
+void mrc_demux_input(struct mrc_plane *pl, struct sk_buff *skb, bool ce);
+int mrc_demux_rcv(struct sock *sk, struct sk_buff *skb);
+
+#endif /* __MRC_DEMUX_H */
