@@ -38,7 +38,7 @@ static bool mrc_demux_ce(const struct sk_buff *skb)
  * Called with conn->lock held.
  */
 static bool mrc_demux_from_peer(const struct mrc_core *core, u32 plane,
-			      const struct sk_buff *skb)
+				const struct sk_buff *skb)
 {
 	const struct mrc_core_plane *peer;
 
@@ -57,7 +57,7 @@ static bool mrc_demux_from_peer(const struct mrc_core *core, u32 plane,
 
 /* Hand a parsed packet to its connection. Return: the drop reason. */
 static int mrc_demux_to_conn(struct mrc_net *mn, const struct mrc_pkt *pkt,
-			   u32 plane, const struct sk_buff *skb, bool ce)
+			     u32 plane, const struct sk_buff *skb, bool ce)
 {
 	struct mrc_conn *conn = mrc_conn_lookup(mn, pkt->dst_token);
 	int reason = MRC_DROP_NO_CONN;
@@ -85,7 +85,7 @@ static int mrc_demux_to_conn(struct mrc_net *mn, const struct mrc_pkt *pkt,
  * an RST (no ping-pong), and rate-limited per namespace.
  */
 static void mrc_demux_reset(struct mrc_net *mn, struct mrc_plane *pl,
-			  const struct sk_buff *skb, const struct mrc_pkt *pkt)
+			    const struct sk_buff *skb, const struct mrc_pkt *pkt)
 {
 	struct mrc_core_plane peer = {
 		.id = pl->id,

@@ -144,7 +144,7 @@ void mrc_ack_detect_losses(struct mrc_core *core)
 		}
 		due = seg->sent_us + mrc_ack_reorder_wait(core, seg);
 		if (now >= due)
-			mrc_send_mark_lost(core, seg, 0);
+			mrc_snd_mark_lost(core, seg, 0);
 		else if (!first || due < first)
 			first = due;
 		seg = next;
@@ -165,7 +165,7 @@ static struct mrc_seg *mrc_ack_unacked(const struct mrc_core *core, u32 psn)
 {
 	if (mrc_diff(core, core->snd_una, psn) < 0 || !mrc_ack_sent(core, psn))
 		return NULL;
-	return mrc_send_seg(core, psn);
+	return mrc_snd_seg(core, psn);
 }
 
 /* Refuse a SACK that acknowledges something we never sent. */
@@ -197,7 +197,7 @@ static u32 mrc_ack_one(struct mrc_core *core, struct mrc_seg *seg,
 	mrc_core_trace(core, MRC_TRACE_ACK, seg->psn, seg->plane,
 		       core->evs[seg->ev_idx].value, len,
 		       seg->psn == trig ? rtt : 0, 0, false);
-	mrc_send_ack_seg(core, seg);
+	mrc_snd_ack_seg(core, seg);
 	return len;
 }
 
@@ -209,7 +209,7 @@ static u32 mrc_ack_range(struct mrc_core *core, const struct mrc_pkt_sack *s,
 	struct mrc_seg *seg;
 
 	while (mrc_diff(core, core->snd_una, s->cum_psn) > 0) {
-		seg = mrc_send_seg(core, core->snd_una);
+		seg = mrc_snd_seg(core, core->snd_una);
 		if (seg)
 			acked += mrc_ack_one(core, seg, s->trig_psn, rtt);
 		core->snd_una = mrc_psn_add(core, core->snd_una, 1);
@@ -223,7 +223,7 @@ static u32 mrc_ack_range(struct mrc_core *core, const struct mrc_pkt_sack *s,
 			acked += mrc_ack_one(core, seg, s->trig_psn, rtt);
 	}
 	while (core->snd_una != core->snd_nxt &&
-	       !mrc_send_seg(core, core->snd_una))
+	       !mrc_snd_seg(core, core->snd_una))
 		core->snd_una = mrc_psn_add(core, core->snd_una, 1);
 	if (core->snd_una != una)
 		core->una_refused = false;
@@ -257,7 +257,7 @@ static void mrc_ack_peer_planes(struct mrc_core *core, u16 plane_up)
 	if (plane_up == core->peer_up)
 		return;
 	core->peer_up = plane_up;
-	mrc_conn_update_usable(core);
+	mrc_core_update_usable(core);
 }
 
 /*
@@ -311,16 +311,16 @@ int mrc_ack_sack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 				core->srtt_us, ce);
 	/* A closed window that is still reported means the peer is alive. */
 	if (acked || s->rwnd < core->mss)
-		mrc_conn_progress(core);
+		mrc_core_progress(core);
 	mrc_ack_detect_losses(core);
 	if (fin_ack)
-		mrc_conn_fin_acked(core);
+		mrc_core_fin_acked(core);
 	if (core->snd_una == core->snd_end && !core->lost_list.head &&
 	    (!core->fin_sent || core->fin_acked))
 		core->outstanding = false;
 	if (acked)
-		mrc_send_writable(core);
-	mrc_send_push(core);
+		mrc_snd_writable(core);
+	mrc_snd_push(core);
 	return MRC_DROP_NONE;
 }
 
@@ -340,11 +340,11 @@ int mrc_ack_nack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 	core->stats.nacks_rx++;
 	/*
 	 * Whatever the reason, the peer got our DATA's header: it is there
-	 * and a path reaches it. A NACK is no acknowledgement (the backoff
+	 * and a path reaches it. A NACK is no acknowledgment (the backoff
 	 * stays), but a busy fabric that trims, a full peer that refuses or
 	 * a PSN window that is too narrow is no dead peer either.
 	 */
-	mrc_conn_peer_alive(core);
+	mrc_core_peer_alive(core);
 	idx = mrc_ev_find(core, n->echo_ev);
 	mrc_core_trace(core, MRC_TRACE_NACK, n->psn, plane, n->echo_ev, 0, 0,
 		       n->reason, false);
@@ -382,8 +382,8 @@ int mrc_ack_nack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 	default:
 		break;
 	}
-	mrc_send_mark_lost(core, seg, 2);
-	mrc_send_push(core);
+	mrc_snd_mark_lost(core, seg, 2);
+	mrc_snd_push(core);
 	/*
 	 * A trim (at the last hop too, where every EV meets) is a queue
 	 * that overflowed: a smaller window from now on, once the trimmed

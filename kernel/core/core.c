@@ -71,8 +71,8 @@ void mrc_pkt_init(struct mrc_core *core, u8 type)
 }
 
 /* Encode core->tx_pkt and hand it to the environment. */
-int mrc_send_pkt(struct mrc_core *core, u32 plane, u32 ev,
-		 const void *payload, u32 len)
+int mrc_snd_pkt(struct mrc_core *core, u32 plane, u32 ev,
+		const void *payload, u32 len)
 {
 	struct mrc_pkt *pkt = &core->tx_pkt;
 	u32 hlen;
@@ -91,7 +91,7 @@ int mrc_send_pkt(struct mrc_core *core, u32 plane, u32 ev,
 }
 
 /* Planes that carry data: shared, up here and (as far as we know) there. */
-void mrc_conn_update_usable(struct mrc_core *core)
+void mrc_core_update_usable(struct mrc_core *core)
 {
 	u32 base = core->common_mask & core->local_up;
 	u32 usable = base & core->peer_up;
@@ -109,11 +109,11 @@ void mrc_conn_update_usable(struct mrc_core *core)
 		if (changed & (1u << p))
 			mrc_core_notify(core, MRC_NOTE_PLANE_STATE, p);
 	if (old & ~usable)
-		mrc_send_plane_down(core, old & ~usable);
+		mrc_snd_plane_down(core, old & ~usable);
 }
 
 /* Plane for a reply to a packet that came in on @plane. */
-u32 mrc_conn_plane_for_reply(const struct mrc_core *core, u32 plane)
+u32 mrc_core_plane_for_reply(const struct mrc_core *core, u32 plane)
 {
 	u32 p;
 
@@ -125,20 +125,20 @@ u32 mrc_conn_plane_for_reply(const struct mrc_core *core, u32 plane)
 	return plane;
 }
 
-bool mrc_conn_can_send_data(const struct mrc_core *core)
+bool mrc_core_can_send_data(const struct mrc_core *core)
 {
 	return core->state == MRC_CORE_ESTABLISHED ||
 	       core->state == MRC_CORE_CLOSE_WAIT;
 }
 
-bool mrc_conn_can_rcv_data(const struct mrc_core *core)
+bool mrc_core_can_rcv_data(const struct mrc_core *core)
 {
 	return core->state == MRC_CORE_ESTABLISHED ||
 	       core->state == MRC_CORE_FIN_WAIT;
 }
 
 /* ACK progress: the stall clock restarts, the backoff is forgotten. */
-void mrc_conn_progress(struct mrc_core *core)
+void mrc_core_progress(struct mrc_core *core)
 {
 	u64 now = mrc_now(core);
 
@@ -157,30 +157,30 @@ void mrc_conn_progress(struct mrc_core *core)
  * there, and so is a path to it. The user timeout measures how long we
  * have had no such sign, so it starts again; the backoff stays.
  */
-void mrc_conn_peer_alive(struct mrc_core *core)
+void mrc_core_peer_alive(struct mrc_core *core)
 {
 	core->last_progress_us = mrc_now(core);
 }
 
-static void mrc_conn_set_state(struct mrc_core *core,
+static void mrc_core_set_state(struct mrc_core *core,
 			       enum mrc_core_state state)
 {
 	core->state = state;
 }
 
 /* Fatal end: ABORTED, optional RST, MRC_NOTE_ERROR(@err) if non-zero. */
-void mrc_conn_fail(struct mrc_core *core, int err, bool send_rst)
+void mrc_core_fail(struct mrc_core *core, int err, bool send_rst)
 {
 	u32 plane;
 
 	if (send_rst && core->peer_token && core->nevs &&
 	    core->state != MRC_CORE_CLOSED && core->state != MRC_CORE_ABORTED) {
-		plane = mrc_conn_plane_for_reply(core, core->syn_plane);
+		plane = mrc_core_plane_for_reply(core, core->syn_plane);
 		mrc_pkt_init(core, MRC_PKT_RST);
 		core->tx_pkt.rst_reason = err > 0 ? err : ECONNRESET;
-		mrc_send_pkt(core, plane, core->evs[0].value, NULL, 0);
+		mrc_snd_pkt(core, plane, core->evs[0].value, NULL, 0);
 	}
-	mrc_conn_set_state(core, MRC_CORE_ABORTED);
+	mrc_core_set_state(core, MRC_CORE_ABORTED);
 	core->ack_due_us = 0;
 	core->timer_armed = 0;
 	core->env.ops->timer_arm(core->env.ctx, 0);
@@ -188,24 +188,24 @@ void mrc_conn_fail(struct mrc_core *core, int err, bool send_rst)
 		mrc_core_notify(core, MRC_NOTE_ERROR, err);
 }
 
-void mrc_conn_check_done(struct mrc_core *core)
+void mrc_core_check_done(struct mrc_core *core)
 {
 	if (core->state == MRC_CORE_DONE || core->state == MRC_CORE_ABORTED)
 		return;
 	if (core->fin_acked && core->peer_fin_noted) {
-		mrc_conn_set_state(core, MRC_CORE_DONE);
+		mrc_core_set_state(core, MRC_CORE_DONE);
 		mrc_core_notify(core, MRC_NOTE_DONE, 0);
 	}
 }
 
-void mrc_conn_fin_acked(struct mrc_core *core)
+void mrc_core_fin_acked(struct mrc_core *core)
 {
 	if (!core->fin_sent || core->fin_acked)
 		return;
 	core->fin_acked = true;
 	core->outstanding = false;
-	mrc_conn_progress(core);
-	mrc_conn_check_done(core);
+	mrc_core_progress(core);
+	mrc_core_check_done(core);
 }
 
 static u32 mrc_cfg_or(u32 v, u32 def)
@@ -213,12 +213,12 @@ static u32 mrc_cfg_or(u32 v, u32 def)
 	return v ? v : def;
 }
 
-static u64 mrc_conn_user_timeout_us(u32 ms)
+static u64 mrc_core_user_timeout_us(u32 ms)
 {
 	return (u64)mrc_cfg_or(ms, MRC_CORE_DEF_USER_TIMEOUT_MS) * 1000;
 }
 
-static int mrc_conn_cfg(struct mrc_core *core, const struct mrc_core_cfg *cfg)
+static int mrc_core_apply_cfg(struct mrc_core *core, const struct mrc_core_cfg *cfg)
 {
 	u32 i, id;
 
@@ -236,7 +236,7 @@ static int mrc_conn_cfg(struct mrc_core *core, const struct mrc_core_cfg *cfg)
 	core->mss = core->cfg_mss;
 	core->sndbuf = mrc_cfg_or(cfg->sndbuf, MRC_CORE_DEF_BUF);
 	core->rcvbuf = mrc_cfg_or(cfg->rcvbuf, MRC_CORE_DEF_BUF);
-	core->user_timeout_us = mrc_conn_user_timeout_us(cfg->user_timeout_ms);
+	core->user_timeout_us = mrc_core_user_timeout_us(cfg->user_timeout_ms);
 	core->rto_min_us = mrc_cfg_or(cfg->rto_min_us, MRC_CORE_DEF_RTO_MIN_US);
 	core->rto_max_us = mrc_cfg_or(cfg->rto_max_us, MRC_CORE_DEF_RTO_MAX_US);
 	if (core->rto_max_us < core->rto_min_us)
@@ -275,7 +275,7 @@ static int mrc_conn_cfg(struct mrc_core *core, const struct mrc_core_cfg *cfg)
 	return 0;
 }
 
-static u32 mrc_conn_random_token(struct mrc_core *core)
+static u32 mrc_core_random_token(struct mrc_core *core)
 {
 	u32 t;
 
@@ -301,9 +301,9 @@ struct mrc_core *mrc_core_create(const struct mrc_core_cfg *cfg,
 		return NULL;
 	memset(core, 0, sizeof(*core));
 	core->env = *env;
-	if (mrc_conn_cfg(core, cfg))
+	if (mrc_core_apply_cfg(core, cfg))
 		goto err_free;
-	core->token = mrc_conn_random_token(core);
+	core->token = mrc_core_random_token(core);
 	core->isn = core->env.ops->random(core->env.ctx) &
 		    mrc_psn_mask(core->psn24);
 	core->snd_una = core->isn;
@@ -312,16 +312,16 @@ struct mrc_core *mrc_core_create(const struct mrc_core_cfg *cfg,
 	core->fin_psn = core->isn;
 	if (mrc_ev_init(core, cfg))
 		goto err_free;
-	if (mrc_send_init(core))
+	if (mrc_snd_init(core))
 		goto err_evs;
-	if (mrc_recv_init(core))
+	if (mrc_rcv_init(core))
 		goto err_send;
 	mrc_nscc_init(&core->cc, &cfg->cc, core->mss);
 	core->state = MRC_CORE_CLOSED;
 	return core;
 
 err_send:
-	mrc_send_destroy(core);
+	mrc_snd_destroy(core);
 err_evs:
 	mrc_free(core, core->evs);
 err_free:
@@ -334,14 +334,14 @@ void mrc_core_destroy(struct mrc_core *core)
 	if (!core)
 		return;
 	core->env.ops->timer_arm(core->env.ctx, 0);
-	mrc_recv_destroy(core);
-	mrc_send_destroy(core);
+	mrc_rcv_destroy(core);
+	mrc_snd_destroy(core);
 	mrc_free(core, core->evs);
 	core->env.ops->free(core->env.ctx, core);
 }
 
 /* When the SYN is sent again: backed off, but never beyond the RTO cap. */
-static u64 mrc_conn_syn_due(const struct mrc_core *core)
+static u64 mrc_core_syn_due(const struct mrc_core *core)
 {
 	u64 wait = (u64)core->rto_us << core->backoff;
 
@@ -351,14 +351,14 @@ static u64 mrc_conn_syn_due(const struct mrc_core *core)
 }
 
 /* SYN or SYN_ACK with our planes, on the handshake plane. */
-static void mrc_conn_send_syn(struct mrc_core *core, u8 type)
+static void mrc_core_send_syn(struct mrc_core *core, u8 type)
 {
 	struct mrc_pkt_syn *syn = &core->tx_pkt.syn;
 	u32 p, n = 0;
 
 	mrc_pkt_init(core, type);
 	syn->isn = core->isn;
-	syn->rwnd = mrc_recv_rwnd(core);
+	syn->rwnd = mrc_rcv_rwnd(core);
 	syn->src_port = core->local_port;
 	syn->dst_port = core->peer_port;
 	syn->mss = (u16)core->cfg_mss;
@@ -369,12 +369,12 @@ static void mrc_conn_send_syn(struct mrc_core *core, u8 type)
 			syn->planes[n++] = core->planes[p];
 	syn->nplanes = (u8)n;
 	core->last_tx_us = mrc_now(core);
-	mrc_send_pkt(core, core->syn_plane,
-		     core->evs[core->ev_rr++ % core->nevs].value, NULL, 0);
+	mrc_snd_pkt(core, core->syn_plane,
+		    core->evs[core->ev_rr++ % core->nevs].value, NULL, 0);
 }
 
 /* Learn the peer from a SYN or SYN_ACK. Return: 0 or -EINVAL. */
-static int mrc_conn_learn_peer(struct mrc_core *core, const struct mrc_pkt *p)
+static int mrc_core_learn_peer(struct mrc_core *core, const struct mrc_pkt *p)
 {
 	const struct mrc_pkt_syn *syn = &p->syn;
 	u32 i, mask = 0;
@@ -402,7 +402,7 @@ static int mrc_conn_learn_peer(struct mrc_core *core, const struct mrc_pkt *p)
 	if (!core->peer_port)
 		core->peer_port = syn->src_port;
 	mrc_ev_assign_planes(core);
-	mrc_conn_update_usable(core);
+	mrc_core_update_usable(core);
 	return 0;
 }
 
@@ -410,11 +410,11 @@ int mrc_core_connect(struct mrc_core *core)
 {
 	if (core->state != MRC_CORE_CLOSED || !core->peer_mask)
 		return -EINVAL;
-	mrc_conn_set_state(core, MRC_CORE_SYN_SENT);
+	mrc_core_set_state(core, MRC_CORE_SYN_SENT);
 	core->outstanding = true;
 	core->last_progress_us = mrc_now(core);
-	mrc_conn_send_syn(core, MRC_PKT_SYN);
-	mrc_conn_rearm(core);
+	mrc_core_send_syn(core, MRC_PKT_SYN);
+	mrc_core_rearm(core);
 	return 0;
 }
 
@@ -437,47 +437,47 @@ int mrc_core_accept(struct mrc_core *core, const struct mrc_pkt *syn,
 	} else {
 		core->psn24 = false;
 	}
-	if (mrc_conn_learn_peer(core, syn))
+	if (mrc_core_learn_peer(core, syn))
 		return -EINVAL;
 	core->syn_plane = plane;
 	core->peer_port = syn->syn.src_port;
-	mrc_conn_set_state(core, MRC_CORE_ESTABLISHED);
+	mrc_core_set_state(core, MRC_CORE_ESTABLISHED);
 	core->last_progress_us = mrc_now(core);
-	mrc_conn_send_syn(core, MRC_PKT_SYN_ACK);
+	mrc_core_send_syn(core, MRC_PKT_SYN_ACK);
 	mrc_core_notify(core, MRC_NOTE_ESTABLISHED, 0);
-	mrc_conn_rearm(core);
+	mrc_core_rearm(core);
 	return 0;
 }
 
-static int mrc_conn_on_syn_ack(struct mrc_core *core, const struct mrc_pkt *p)
+static int mrc_core_on_syn_ack(struct mrc_core *core, const struct mrc_pkt *p)
 {
 	if (core->state != MRC_CORE_SYN_SENT)
 		return MRC_DROP_STATE;
 	if (!!(p->flags & MRC_F_PSN24) != core->psn24)
 		return MRC_DROP_MALFORMED;
-	if (mrc_conn_learn_peer(core, p)) {
-		mrc_conn_fail(core, ECONNREFUSED, false);
+	if (mrc_core_learn_peer(core, p)) {
+		mrc_core_fail(core, ECONNREFUSED, false);
 		return MRC_DROP_NONE;
 	}
-	mrc_conn_set_state(core, MRC_CORE_ESTABLISHED);
+	mrc_core_set_state(core, MRC_CORE_ESTABLISHED);
 	core->outstanding = false;
-	mrc_conn_progress(core);
+	mrc_core_progress(core);
 	mrc_core_notify(core, MRC_NOTE_ESTABLISHED, 0);
-	mrc_send_push(core);
+	mrc_snd_push(core);
 	return MRC_DROP_NONE;
 }
 
-static int mrc_conn_on_rst(struct mrc_core *core)
+static int mrc_core_on_rst(struct mrc_core *core)
 {
 	if (core->state == MRC_CORE_ABORTED || core->state == MRC_CORE_CLOSED)
 		return MRC_DROP_STATE;
-	mrc_conn_fail(core, core->state == MRC_CORE_SYN_SENT ?
+	mrc_core_fail(core, core->state == MRC_CORE_SYN_SENT ?
 			    ECONNREFUSED : ECONNRESET, false);
 	return MRC_DROP_NONE;
 }
 
 /* Check a packet's tokens, state and plane before it may touch anything. */
-static int mrc_conn_admit(struct mrc_core *core, const struct mrc_pkt *pkt,
+static int mrc_core_admit(struct mrc_core *core, const struct mrc_pkt *pkt,
 			  u32 plane)
 {
 	if (core->state == MRC_CORE_CLOSED || core->state == MRC_CORE_ABORTED)
@@ -501,12 +501,12 @@ static int mrc_conn_admit(struct mrc_core *core, const struct mrc_pkt *pkt,
 	return MRC_DROP_NONE;
 }
 
-static int mrc_conn_dispatch(struct mrc_core *core, const struct mrc_pkt *pkt,
+static int mrc_core_dispatch(struct mrc_core *core, const struct mrc_pkt *pkt,
 			     u32 plane, bool ce)
 {
 	switch (pkt->type) {
 	case MRC_PKT_DATA:
-		return mrc_recv_data(core, pkt, plane, ce);
+		return mrc_rcv_data(core, pkt, plane, ce);
 	case MRC_PKT_SACK:
 		return mrc_ack_sack(core, pkt, plane);
 	case MRC_PKT_NACK:
@@ -520,20 +520,20 @@ static int mrc_conn_dispatch(struct mrc_core *core, const struct mrc_pkt *pkt,
 		/* Our SYN_ACK was lost: the client asks again. */
 		if (core->state == MRC_CORE_SYN_SENT)
 			return MRC_DROP_STATE;
-		mrc_conn_send_syn(core, MRC_PKT_SYN_ACK);
+		mrc_core_send_syn(core, MRC_PKT_SYN_ACK);
 		return MRC_DROP_NONE;
 	case MRC_PKT_SYN_ACK:
-		return mrc_conn_on_syn_ack(core, pkt);
+		return mrc_core_on_syn_ack(core, pkt);
 	case MRC_PKT_FIN:
-		return mrc_recv_fin(core, pkt, plane);
+		return mrc_rcv_fin(core, pkt, plane);
 	case MRC_PKT_RST:
-		return mrc_conn_on_rst(core);
+		return mrc_core_on_rst(core);
 	}
 	return MRC_DROP_TYPE;
 }
 
 /* Count what mrc_core_input*() made of a packet; rearm the timer. */
-static int mrc_conn_input_done(struct mrc_core *core, int reason)
+static int mrc_core_input_done(struct mrc_core *core, int reason)
 {
 	if (reason != MRC_DROP_NONE) {
 		if (reason > 0 && reason < MRC_DROP_MAX)
@@ -542,29 +542,29 @@ static int mrc_conn_input_done(struct mrc_core *core, int reason)
 		core->stats.rx_pkts++;
 	}
 	if (core->state != MRC_CORE_ABORTED)
-		mrc_conn_rearm(core);
+		mrc_core_rearm(core);
 	return reason;
 }
 
 int mrc_core_input(struct mrc_core *core, const struct mrc_pkt *pkt,
 		   u32 plane, bool ce)
 {
-	int reason = mrc_conn_admit(core, pkt, plane);
+	int reason = mrc_core_admit(core, pkt, plane);
 
 	if (reason == MRC_DROP_NONE)
-		reason = mrc_conn_dispatch(core, pkt, plane, ce);
-	return mrc_conn_input_done(core, reason);
+		reason = mrc_core_dispatch(core, pkt, plane, ce);
+	return mrc_core_input_done(core, reason);
 }
 
 int mrc_core_input_trimmed(struct mrc_core *core, const struct mrc_pkt *pkt,
 			   u32 plane)
 {
-	int reason = mrc_conn_admit(core, pkt, plane);
+	int reason = mrc_core_admit(core, pkt, plane);
 
 	if (reason == MRC_DROP_NONE)
 		reason = pkt->type == MRC_PKT_DATA ?
-			 mrc_recv_trimmed(core, pkt, plane) : MRC_DROP_TYPE;
-	return mrc_conn_input_done(core, reason);
+			 mrc_rcv_trimmed(core, pkt, plane) : MRC_DROP_TYPE;
+	return mrc_core_input_done(core, reason);
 }
 
 void mrc_core_on_timer(struct mrc_core *core)
@@ -576,33 +576,33 @@ void mrc_core_on_timer(struct mrc_core *core)
 		return;
 	if (core->outstanding &&
 	    now - core->last_progress_us >= core->user_timeout_us) {
-		mrc_conn_fail(core, ETIMEDOUT,
+		mrc_core_fail(core, ETIMEDOUT,
 			      core->state != MRC_CORE_SYN_SENT);
 		return;
 	}
 	if (core->state == MRC_CORE_SYN_SENT) {
-		if (now >= mrc_conn_syn_due(core)) {
+		if (now >= mrc_core_syn_due(core)) {
 			if (core->backoff < MRC_CORE_MAX_BACKOFF)
 				core->backoff++;
 			/* Two entropy values: a dead spine or link on the one
 			 * path a lone SYN hashes onto does not cost a backoff.
 			 */
-			mrc_conn_send_syn(core, MRC_PKT_SYN);
+			mrc_core_send_syn(core, MRC_PKT_SYN);
 			if (core->nevs > 1)
-				mrc_conn_send_syn(core, MRC_PKT_SYN);
+				mrc_core_send_syn(core, MRC_PKT_SYN);
 		}
-		mrc_conn_rearm(core);
+		mrc_core_rearm(core);
 		return;
 	}
 	if (core->alloc_retry && now >= core->alloc_retry_us) {
 		core->alloc_retry = false;
-		mrc_send_writable(core);
+		mrc_snd_writable(core);
 	}
-	mrc_recv_on_timer(core, now);
+	mrc_rcv_on_timer(core, now);
 	mrc_ev_on_timer(core, now);
-	mrc_send_on_timer(core, now);
+	mrc_snd_on_timer(core, now);
 	if (core->state != MRC_CORE_ABORTED)
-		mrc_conn_rearm(core);
+		mrc_core_rearm(core);
 }
 
 static u64 mrc_min_deadline(u64 a, u64 b)
@@ -615,16 +615,16 @@ static u64 mrc_min_deadline(u64 a, u64 b)
 }
 
 /* Arm the one timer at the earliest of every pending deadline. */
-void mrc_conn_rearm(struct mrc_core *core)
+void mrc_core_rearm(struct mrc_core *core)
 {
 	u64 when = 0;
 
 	if (core->state == MRC_CORE_CLOSED || core->state == MRC_CORE_ABORTED)
 		return;
 	if (core->state == MRC_CORE_SYN_SENT) {
-		when = mrc_conn_syn_due(core);
+		when = mrc_core_syn_due(core);
 	} else {
-		when = mrc_send_deadline(core);
+		when = mrc_snd_deadline(core);
 		when = mrc_min_deadline(when, core->ack_due_us);
 		when = mrc_min_deadline(when, mrc_ev_probe_deadline(core));
 		if (core->alloc_retry)
@@ -643,35 +643,35 @@ void mrc_core_close(struct mrc_core *core)
 {
 	switch (core->state) {
 	case MRC_CORE_ESTABLISHED:
-		mrc_conn_set_state(core, MRC_CORE_FIN_WAIT);
+		mrc_core_set_state(core, MRC_CORE_FIN_WAIT);
 		break;
 	case MRC_CORE_CLOSE_WAIT:
-		mrc_conn_set_state(core, MRC_CORE_LAST_ACK);
+		mrc_core_set_state(core, MRC_CORE_LAST_ACK);
 		break;
 	case MRC_CORE_SYN_SENT:
 	case MRC_CORE_CLOSED:
-		mrc_conn_fail(core, 0, false);
+		mrc_core_fail(core, 0, false);
 		return;
 	default:
 		return;
 	}
 	core->closing = true;
 	core->fin_psn = core->snd_end;
-	mrc_send_maybe_fin(core);
-	mrc_conn_rearm(core);
+	mrc_snd_maybe_fin(core);
+	mrc_core_rearm(core);
 }
 
 void mrc_core_abort(struct mrc_core *core, int err)
 {
 	if (core->state == MRC_CORE_ABORTED)
 		return;
-	mrc_conn_fail(core, err, core->state != MRC_CORE_SYN_SENT);
+	mrc_core_fail(core, err, core->state != MRC_CORE_SYN_SENT);
 }
 
 void mrc_core_set_user_timeout(struct mrc_core *core, u32 ms)
 {
-	core->user_timeout_us = mrc_conn_user_timeout_us(ms);
-	mrc_conn_rearm(core);	/* a shorter timeout may be due sooner */
+	core->user_timeout_us = mrc_core_user_timeout_us(ms);
+	mrc_core_rearm(core);	/* a shorter timeout may be due sooner */
 }
 
 void mrc_core_plane_update(struct mrc_core *core, u32 plane, bool up)
@@ -690,12 +690,12 @@ void mrc_core_plane_update(struct mrc_core *core, u32 plane, bool up)
 	if (core->state == MRC_CORE_CLOSED || core->state == MRC_CORE_ABORTED ||
 	    core->state == MRC_CORE_SYN_SENT)
 		return;
-	mrc_conn_update_usable(core);
+	mrc_core_update_usable(core);
 	/* Tell the peer at once that it may use this plane again. */
 	if (up && (core->usable & bit) && core->state != MRC_CORE_DONE)
-		mrc_recv_send_sack(core, plane, false);
-	mrc_send_push(core);
-	mrc_conn_rearm(core);
+		mrc_rcv_send_sack(core, plane, false);
+	mrc_snd_push(core);
+	mrc_core_rearm(core);
 }
 
 enum mrc_core_state mrc_core_state(const struct mrc_core *core)
@@ -729,7 +729,7 @@ u32 mrc_core_peer_service_port(const struct mrc_core *core)
 size_t mrc_core_mem_bytes(const struct mrc_core *core)
 {
 	return sizeof(*core) + (size_t)core->nevs * sizeof(*core->evs) +
-	       mrc_send_mem_bytes(core) + mrc_recv_mem_bytes(core);
+	       mrc_snd_mem_bytes(core) + mrc_rcv_mem_bytes(core);
 }
 
 void mrc_core_get_stats(const struct mrc_core *core,

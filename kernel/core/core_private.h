@@ -226,8 +226,8 @@ struct mrc_core {
 	 * The rings, sq and rq: segment pointers indexed by PSN & mask. Each
 	 * starts with MRC_CORE_MIN_RING slots, so an idle connection holds
 	 * little, and doubles in the call that needs the room (sq: queueing
-	 * a segment, mrc_send_reserve(); rq: DATA inside the window but past
-	 * the ring, mrc_recv_grow()) up to sq_cap / rq_cap, the size fixed at
+	 * a segment, mrc_snd_reserve(); rq: DATA inside the window but past
+	 * the ring, mrc_rcv_grow()) up to sq_cap / rq_cap, the size fixed at
 	 * create from sndbuf / rcvbuf. Windows and send space are reckoned
 	 * against the caps, never against the current size. A grow moves
 	 * every live PSN to psn & new_mask: the live span (snd_una..snd_end,
@@ -329,56 +329,56 @@ void mrc_free(struct mrc_core *core, void *ptr);
 u32 mrc_psn_add(const struct mrc_core *core, u32 psn, u32 n);
 s32 mrc_diff(const struct mrc_core *core, u32 a, u32 b);
 void mrc_pkt_init(struct mrc_core *core, u8 type);
-int mrc_send_pkt(struct mrc_core *core, u32 plane, u32 ev,
-		 const void *payload, u32 len);
+int mrc_snd_pkt(struct mrc_core *core, u32 plane, u32 ev,
+		const void *payload, u32 len);
 void mrc_core_notify(struct mrc_core *core, enum mrc_core_note note,
 		     u32 arg);
 void mrc_core_trace(struct mrc_core *core, enum mrc_core_trace point,
 		    u32 psn, u32 plane, u32 ev, u32 len, u32 rtt, u32 arg,
 		    bool ce);
-void mrc_conn_fail(struct mrc_core *core, int err, bool send_rst);
-void mrc_conn_rearm(struct mrc_core *core);
-void mrc_conn_progress(struct mrc_core *core);
-void mrc_conn_peer_alive(struct mrc_core *core);
-bool mrc_conn_can_send_data(const struct mrc_core *core);
-bool mrc_conn_can_rcv_data(const struct mrc_core *core);
-void mrc_conn_check_done(struct mrc_core *core);
-void mrc_conn_fin_acked(struct mrc_core *core);
-u32 mrc_conn_plane_for_reply(const struct mrc_core *core, u32 plane);
-void mrc_conn_update_usable(struct mrc_core *core);
+void mrc_core_fail(struct mrc_core *core, int err, bool send_rst);
+void mrc_core_rearm(struct mrc_core *core);
+void mrc_core_progress(struct mrc_core *core);
+void mrc_core_peer_alive(struct mrc_core *core);
+bool mrc_core_can_send_data(const struct mrc_core *core);
+bool mrc_core_can_rcv_data(const struct mrc_core *core);
+void mrc_core_check_done(struct mrc_core *core);
+void mrc_core_fin_acked(struct mrc_core *core);
+u32 mrc_core_plane_for_reply(const struct mrc_core *core, u32 plane);
+void mrc_core_update_usable(struct mrc_core *core);
 
 /* send.c */
-int mrc_send_init(struct mrc_core *core);
-void mrc_send_destroy(struct mrc_core *core);
-void mrc_send_push(struct mrc_core *core);
-u32 mrc_send_space(const struct mrc_core *core);
-void mrc_send_mark_lost(struct mrc_core *core, struct mrc_seg *seg,
-			u32 why);
-void mrc_send_ack_seg(struct mrc_core *core, struct mrc_seg *seg);
-void mrc_send_plane_down(struct mrc_core *core, u32 plane_mask);
-u64 mrc_send_deadline(const struct mrc_core *core);
-void mrc_send_on_timer(struct mrc_core *core, u64 now);
-void mrc_send_maybe_fin(struct mrc_core *core);
-struct mrc_seg *mrc_send_seg(const struct mrc_core *core, u32 psn);
+int mrc_snd_init(struct mrc_core *core);
+void mrc_snd_destroy(struct mrc_core *core);
+void mrc_snd_push(struct mrc_core *core);
+u32 mrc_snd_space(const struct mrc_core *core);
+void mrc_snd_mark_lost(struct mrc_core *core, struct mrc_seg *seg,
+		       u32 why);
+void mrc_snd_ack_seg(struct mrc_core *core, struct mrc_seg *seg);
+void mrc_snd_plane_down(struct mrc_core *core, u32 plane_mask);
+u64 mrc_snd_deadline(const struct mrc_core *core);
+void mrc_snd_on_timer(struct mrc_core *core, u64 now);
+void mrc_snd_maybe_fin(struct mrc_core *core);
+struct mrc_seg *mrc_snd_seg(const struct mrc_core *core, u32 psn);
 void mrc_list_del(struct mrc_seg_list *l, struct mrc_seg *seg);
-void mrc_send_tx_del(struct mrc_core *core, struct mrc_seg *seg);
-void mrc_send_writable(struct mrc_core *core);
-size_t mrc_send_mem_bytes(const struct mrc_core *core);
+void mrc_snd_tx_del(struct mrc_core *core, struct mrc_seg *seg);
+void mrc_snd_writable(struct mrc_core *core);
+size_t mrc_snd_mem_bytes(const struct mrc_core *core);
 
 /* recv.c */
-int mrc_recv_init(struct mrc_core *core);
-void mrc_recv_destroy(struct mrc_core *core);
-int mrc_recv_data(struct mrc_core *core, const struct mrc_pkt *pkt,
-		  u32 plane, bool ce);
-int mrc_recv_fin(struct mrc_core *core, const struct mrc_pkt *pkt,
-		 u32 plane);
-int mrc_recv_trimmed(struct mrc_core *core, const struct mrc_pkt *pkt,
-		     u32 plane);
-void mrc_recv_deliver(struct mrc_core *core);
-void mrc_recv_send_sack(struct mrc_core *core, u32 plane, bool fin_ack);
-u32 mrc_recv_rwnd(const struct mrc_core *core);
-void mrc_recv_on_timer(struct mrc_core *core, u64 now);
-size_t mrc_recv_mem_bytes(const struct mrc_core *core);
+int mrc_rcv_init(struct mrc_core *core);
+void mrc_rcv_destroy(struct mrc_core *core);
+int mrc_rcv_data(struct mrc_core *core, const struct mrc_pkt *pkt,
+		 u32 plane, bool ce);
+int mrc_rcv_fin(struct mrc_core *core, const struct mrc_pkt *pkt,
+		u32 plane);
+int mrc_rcv_trimmed(struct mrc_core *core, const struct mrc_pkt *pkt,
+		    u32 plane);
+void mrc_rcv_deliver(struct mrc_core *core);
+void mrc_rcv_send_sack(struct mrc_core *core, u32 plane, bool fin_ack);
+u32 mrc_rcv_rwnd(const struct mrc_core *core);
+void mrc_rcv_on_timer(struct mrc_core *core, u64 now);
+size_t mrc_rcv_mem_bytes(const struct mrc_core *core);
 
 /* ack.c */
 int mrc_ack_sack(struct mrc_core *core, const struct mrc_pkt *pkt,

@@ -368,7 +368,7 @@ int mrc_ev_send_probe(struct mrc_core *core, u32 idx)
 	pr->plane = ev->plane;
 	pr->plane_up = (u16)(core->local_up & core->our_mask);
 	core->stats.probes_tx++;
-	mrc_send_pkt(core, ev->plane, ev->value, NULL, 0);
+	mrc_snd_pkt(core, ev->plane, ev->value, NULL, 0);
 	return 0;
 }
 
@@ -377,7 +377,7 @@ static void mrc_ev_peer_planes(struct mrc_core *core, u16 plane_up)
 	if (plane_up == core->peer_up)
 		return;
 	core->peer_up = plane_up;
-	mrc_conn_update_usable(core);
+	mrc_core_update_usable(core);
 }
 
 void mrc_ev_on_probe(struct mrc_core *core, const struct mrc_pkt *pkt,
@@ -391,7 +391,7 @@ void mrc_ev_on_probe(struct mrc_core *core, const struct mrc_pkt *pkt,
 	pr->tsval = pkt->probe.tsval;
 	pr->plane = (u16)plane;
 	pr->plane_up = (u16)(core->local_up & core->our_mask);
-	mrc_send_pkt(core, plane, pkt->ev, NULL, 0);
+	mrc_snd_pkt(core, plane, pkt->ev, NULL, 0);
 }
 
 /*
@@ -424,7 +424,7 @@ int mrc_ev_on_probe_reply(struct mrc_core *core, const struct mrc_pkt *pkt,
 	if (ev->state == MRC_EV_ASSUMED_BAD) {
 		ev->weight = MRC_EV_WEIGHT_FULL / 2;
 		mrc_ev_set(core, idx, MRC_EV_GOOD);
-		mrc_send_push(core);
+		mrc_snd_push(core);
 	}
 	return MRC_DROP_NONE;
 }
@@ -470,8 +470,8 @@ int mrc_core_ev_set_state(struct mrc_core *core, u32 idx, u8 state)
 		return -EINVAL;
 	mrc_ev_set(core, idx, state);
 	if (state == MRC_EV_GOOD)
-		mrc_send_push(core);
-	mrc_conn_rearm(core);
+		mrc_snd_push(core);
+	mrc_core_rearm(core);
 	return 0;
 }
 
@@ -485,7 +485,7 @@ int mrc_core_ev_probe(struct mrc_core *core, u32 idx)
 	    core->state == MRC_CORE_SYN_SENT)
 		return -ENOTCONN;
 	err = mrc_ev_send_probe(core, idx);
-	mrc_conn_rearm(core);
+	mrc_core_rearm(core);
 	return err;
 }
 

@@ -18,7 +18,7 @@
  * The PSN window, rq_cap, is what rcvbuf may need; the ring starts small
  * and grows into it (see struct mrc_core).
  */
-int mrc_recv_init(struct mrc_core *core)
+int mrc_rcv_init(struct mrc_core *core)
 {
 	u32 cap = MRC_CORE_MIN_RCV_WIN, size = MRC_CORE_MIN_RING;
 
@@ -39,7 +39,7 @@ int mrc_recv_init(struct mrc_core *core)
  * to its PSN's slot in the new ring, where it has no rival.
  * Return: 0 or -ENOMEM (the ring is left as it was).
  */
-static int mrc_recv_grow(struct mrc_core *core, u32 need)
+static int mrc_rcv_grow(struct mrc_core *core, u32 need)
 {
 	u32 size = core->rq_mask + 1, i, psn;
 	struct mrc_rseg **rq;
@@ -62,7 +62,7 @@ static int mrc_recv_grow(struct mrc_core *core, u32 need)
 	return 0;
 }
 
-void mrc_recv_destroy(struct mrc_core *core)
+void mrc_rcv_destroy(struct mrc_core *core)
 {
 	u32 i;
 
@@ -75,7 +75,7 @@ void mrc_recv_destroy(struct mrc_core *core)
 }
 
 /* Bytes the receive side holds: the ring and every held segment. */
-size_t mrc_recv_mem_bytes(const struct mrc_core *core)
+size_t mrc_rcv_mem_bytes(const struct mrc_core *core)
 {
 	return ((size_t)core->rq_mask + 1) * sizeof(*core->rq) +
 	       (size_t)core->held_pkts * sizeof(struct mrc_rseg) +
@@ -85,12 +85,12 @@ size_t mrc_recv_mem_bytes(const struct mrc_core *core)
 /*
  * Bytes we can still take beyond cum_psn. Holding nothing, with an
  * application that can take something, we always take the next in-order
- * segment (mrc_recv_fits()), so say at least one MSS: a buffer smaller
+ * segment (mrc_rcv_fits()), so say at least one MSS: a buffer smaller
  * than a segment (a tiny SO_RCVBUF, a jumbo MSS) would otherwise hold the
  * sender, which sends whole segments, to one persist probe per segment.
  * The application then holds at most one segment over its buffer.
  */
-u32 mrc_recv_rwnd(const struct mrc_core *core)
+u32 mrc_rcv_rwnd(const struct mrc_core *core)
 {
 	u32 room = mrc_min(core->app_free, core->rcvbuf);
 
@@ -100,14 +100,14 @@ u32 mrc_recv_rwnd(const struct mrc_core *core)
 }
 
 /* Packets held ahead of a gap. */
-static u32 mrc_recv_ooo(const struct mrc_core *core)
+static u32 mrc_rcv_ooo(const struct mrc_core *core)
 {
 	return core->held_pkts - (u32)mrc_diff(core, core->rcv_dlv,
 					       core->rcv_nxt);
 }
 
 /* Is PSN @psn (at or after rcv_nxt, inside the ring) held? */
-static bool mrc_recv_held(const struct mrc_core *core, u32 psn)
+static bool mrc_rcv_held(const struct mrc_core *core, u32 psn)
 {
 	s32 d = mrc_diff(core, core->rcv_dlv, psn);
 
@@ -115,7 +115,7 @@ static bool mrc_recv_held(const struct mrc_core *core, u32 psn)
 	       core->rq[psn & core->rq_mask];
 }
 
-static u64 mrc_recv_bitmap(const struct mrc_core *core, u32 base)
+static u64 mrc_rcv_bitmap(const struct mrc_core *core, u32 base)
 {
 	u64 map = 0;
 	u32 i, psn;
@@ -123,15 +123,15 @@ static u64 mrc_recv_bitmap(const struct mrc_core *core, u32 base)
 	for (i = 0; i < 64; i++) {
 		psn = mrc_psn_add(core, base, i);
 		if (mrc_diff(core, core->rcv_nxt, psn) < 0 ||
-		    mrc_recv_held(core, psn))
+		    mrc_rcv_held(core, psn))
 			map |= 1ull << i;
 	}
 	return map;
 }
 
 /* EV for a control packet on @plane: the echoed one if it came there. */
-static u32 mrc_recv_reply_ev(struct mrc_core *core, u32 plane, u32 rx_plane,
-			     u32 rx_ev)
+static u32 mrc_rcv_reply_ev(struct mrc_core *core, u32 plane, u32 rx_plane,
+			    u32 rx_ev)
 {
 	int idx;
 
@@ -141,10 +141,10 @@ static u32 mrc_recv_reply_ev(struct mrc_core *core, u32 plane, u32 rx_plane,
 	return idx < 0 ? core->evs[0].value : core->evs[idx].value;
 }
 
-void mrc_recv_send_sack(struct mrc_core *core, u32 plane, bool fin_ack)
+void mrc_rcv_send_sack(struct mrc_core *core, u32 plane, bool fin_ack)
 {
 	struct mrc_pkt_sack *s = &core->tx_pkt.sack;
-	u32 reply = mrc_conn_plane_for_reply(core, plane);
+	u32 reply = mrc_core_plane_for_reply(core, plane);
 	u32 trig, mask = mrc_psn_mask(core->psn24);
 	bool fresh = core->unacked_pkts > 0;
 
@@ -157,19 +157,19 @@ void mrc_recv_send_sack(struct mrc_core *core, u32 plane, bool fin_ack)
 		trig = mrc_psn_add(core, core->rcv_nxt, mask);
 	s->cum_psn = core->rcv_nxt;
 	s->sack_base = trig & ~63u & mask;
-	s->bitmap = mrc_recv_bitmap(core, s->sack_base);
+	s->bitmap = mrc_rcv_bitmap(core, s->sack_base);
 	s->trig_psn = trig;
 	s->echo_ev = fresh ? core->last_ev : 0;
 	s->ts_echo = fresh ? core->last_tsval : 0;
-	s->rwnd = mrc_recv_rwnd(core);
+	s->rwnd = mrc_rcv_rwnd(core);
 	s->rcv_bytes = core->rcv_in_order;
-	s->ooo_count = (u16)mrc_min(mrc_recv_ooo(core), 0xffff);
+	s->ooo_count = (u16)mrc_min(mrc_rcv_ooo(core), 0xffff);
 	s->ce_count = core->ce_pending;
 	s->cc_flags = fresh && core->last_ce ? MRC_SACK_CE : 0;
 	s->plane_up = (u16)(core->local_up & core->our_mask);
-	mrc_send_pkt(core, reply,
-		     mrc_recv_reply_ev(core, reply, core->last_plane,
-				       fresh ? core->last_ev : 0), NULL, 0);
+	mrc_snd_pkt(core, reply,
+		    mrc_rcv_reply_ev(core, reply, core->last_plane,
+				     fresh ? core->last_ev : 0), NULL, 0);
 	core->stats.sacks_tx++;
 	core->last_adv_rwnd = s->rwnd;
 	core->unacked_pkts = 0;
@@ -177,23 +177,23 @@ void mrc_recv_send_sack(struct mrc_core *core, u32 plane, bool fin_ack)
 	core->ack_due_us = 0;
 }
 
-static void mrc_recv_send_nack(struct mrc_core *core,
-			       const struct mrc_pkt *pkt, u32 plane, u8 reason)
+static void mrc_rcv_send_nack(struct mrc_core *core,
+			      const struct mrc_pkt *pkt, u32 plane, u8 reason)
 {
 	struct mrc_pkt_nack *n = &core->tx_pkt.nack;
-	u32 reply = mrc_conn_plane_for_reply(core, plane);
+	u32 reply = mrc_core_plane_for_reply(core, plane);
 
 	mrc_pkt_init(core, MRC_PKT_NACK);
 	n->psn = pkt->data.psn;
 	n->cum_psn = core->rcv_nxt;
 	n->echo_ev = pkt->ev;
 	n->reason = reason;
-	mrc_send_pkt(core, reply,
-		     mrc_recv_reply_ev(core, reply, plane, pkt->ev), NULL, 0);
+	mrc_snd_pkt(core, reply,
+		    mrc_rcv_reply_ev(core, reply, plane, pkt->ev), NULL, 0);
 	core->stats.nacks_tx++;
 }
 
-void mrc_recv_deliver(struct mrc_core *core)
+void mrc_rcv_deliver(struct mrc_core *core)
 {
 	struct mrc_rseg *r;
 	u32 slot, flags;
@@ -219,7 +219,7 @@ void mrc_recv_deliver(struct mrc_core *core)
 	    core->rcv_dlv == core->peer_fin_psn) {
 		core->peer_fin_noted = true;
 		mrc_core_notify(core, MRC_NOTE_PEER_FIN, 0);
-		mrc_conn_check_done(core);
+		mrc_core_check_done(core);
 	}
 }
 
@@ -234,7 +234,7 @@ void mrc_recv_deliver(struct mrc_core *core)
  * retransmission of it too and stall the connection for good. Taking it
  * costs at most one MSS over rcvbuf, and delivering it frees the rest.
  */
-static bool mrc_recv_fits(const struct mrc_core *core, u32 psn, u32 len)
+static bool mrc_rcv_fits(const struct mrc_core *core, u32 psn, u32 len)
 {
 	if (!core->app_free)
 		return false;
@@ -251,28 +251,28 @@ static bool mrc_recv_fits(const struct mrc_core *core, u32 psn, u32 len)
  * NO_BUFFER NACK (the peer resends), never PSN_OUT_OF_WINDOW, which would
  * narrow the peer's PSN window for good. Return: drop reason.
  */
-static int mrc_recv_place(struct mrc_core *core, const struct mrc_pkt *pkt,
-			  u32 plane)
+static int mrc_rcv_place(struct mrc_core *core, const struct mrc_pkt *pkt,
+			 u32 plane)
 {
 	u32 psn = pkt->data.psn, len = pkt->payload_len;
 	u32 off = (u32)mrc_diff(core, core->rcv_dlv, psn);
 	struct mrc_rseg *r;
 
 	if (off >= core->rq_cap) {
-		mrc_recv_send_nack(core, pkt, plane,
-				   MRC_NACK_PSN_OUT_OF_WINDOW);
+		mrc_rcv_send_nack(core, pkt, plane,
+				  MRC_NACK_PSN_OUT_OF_WINDOW);
 		return MRC_DROP_PSN_WINDOW;
 	}
 	if (off <= core->rq_mask && core->rq[psn & core->rq_mask])
 		return MRC_DROP_DUPLICATE;
-	if (!mrc_recv_fits(core, psn, len))
+	if (!mrc_rcv_fits(core, psn, len))
 		r = NULL;
-	else if (off > core->rq_mask && mrc_recv_grow(core, off + 1))
+	else if (off > core->rq_mask && mrc_rcv_grow(core, off + 1))
 		r = NULL;
 	else
 		r = mrc_alloc(core, sizeof(*r) + len);
 	if (!r) {
-		mrc_recv_send_nack(core, pkt, plane, MRC_NACK_NO_BUFFER);
+		mrc_rcv_send_nack(core, pkt, plane, MRC_NACK_NO_BUFFER);
 		return MRC_DROP_NO_BUFFER;
 	}
 	r->len = len;
@@ -286,7 +286,7 @@ static int mrc_recv_place(struct mrc_core *core, const struct mrc_pkt *pkt,
 }
 
 /* Advance cum_psn over what is now contiguous (never past the ring). */
-static void mrc_recv_advance(struct mrc_core *core)
+static void mrc_rcv_advance(struct mrc_core *core)
 {
 	struct mrc_rseg *r;
 
@@ -300,8 +300,8 @@ static void mrc_recv_advance(struct mrc_core *core)
 	}
 }
 
-static void mrc_recv_note_trigger(struct mrc_core *core,
-				  const struct mrc_pkt *pkt, u32 plane,
+static void mrc_rcv_note_trigger(struct mrc_core *core,
+				 const struct mrc_pkt *pkt, u32 plane,
 				  bool ce)
 {
 	core->last_psn = pkt->data.psn;
@@ -315,16 +315,16 @@ static void mrc_recv_note_trigger(struct mrc_core *core,
 }
 
 /* A copy of data we hold: the SACK that said so may have been lost. */
-static void mrc_recv_dup(struct mrc_core *core, const struct mrc_pkt *pkt,
-			 u32 plane, bool ce)
+static void mrc_rcv_dup(struct mrc_core *core, const struct mrc_pkt *pkt,
+			u32 plane, bool ce)
 {
 	core->stats.dup_pkts++;
-	mrc_recv_note_trigger(core, pkt, plane, ce);
-	mrc_recv_send_sack(core, plane, false);
+	mrc_rcv_note_trigger(core, pkt, plane, ce);
+	mrc_rcv_send_sack(core, plane, false);
 }
 
-int mrc_recv_data(struct mrc_core *core, const struct mrc_pkt *pkt,
-		  u32 plane, bool ce)
+int mrc_rcv_data(struct mrc_core *core, const struct mrc_pkt *pkt,
+		 u32 plane, bool ce)
 {
 	u32 psn = pkt->data.psn;
 	bool now, ooo;
@@ -335,14 +335,14 @@ int mrc_recv_data(struct mrc_core *core, const struct mrc_pkt *pkt,
 	if (!!(pkt->flags & MRC_F_PSN24) != core->psn24)
 		return MRC_DROP_MALFORMED;
 	if (mrc_diff(core, core->rcv_nxt, psn) < 0) {
-		mrc_recv_dup(core, pkt, plane, ce);
+		mrc_rcv_dup(core, pkt, plane, ce);
 		return MRC_DROP_DUPLICATE;
 	}
-	if (core->peer_fin || !mrc_conn_can_rcv_data(core))
+	if (core->peer_fin || !mrc_core_can_rcv_data(core))
 		return MRC_DROP_STATE;
-	reason = mrc_recv_place(core, pkt, plane);
+	reason = mrc_rcv_place(core, pkt, plane);
 	if (reason == MRC_DROP_DUPLICATE)
-		mrc_recv_dup(core, pkt, plane, ce);
+		mrc_rcv_dup(core, pkt, plane, ce);
 	if (reason != MRC_DROP_NONE)
 		return reason;
 	ooo = psn != core->rcv_nxt;
@@ -352,15 +352,15 @@ int mrc_recv_data(struct mrc_core *core, const struct mrc_pkt *pkt,
 		core->stats.ce_rx++;
 	if (ooo)
 		core->stats.ooo_pkts++;
-	mrc_recv_advance(core);
+	mrc_rcv_advance(core);
 	mrc_core_trace(core, MRC_TRACE_RX, psn, plane, pkt->ev,
 		       pkt->payload_len, 0, 0, ce);
-	mrc_recv_note_trigger(core, pkt, plane, ce);
-	mrc_recv_deliver(core);
+	mrc_rcv_note_trigger(core, pkt, plane, ce);
+	mrc_rcv_deliver(core);
 	now = ooo || ce || (pkt->flags & MRC_F_ACK_NOW) ||
-	      mrc_recv_ooo(core) || core->unacked_pkts >= core->ack_every;
+	      mrc_rcv_ooo(core) || core->unacked_pkts >= core->ack_every;
 	if (now)
-		mrc_recv_send_sack(core, plane, false);
+		mrc_rcv_send_sack(core, plane, false);
 	else if (!core->ack_due_us)
 		core->ack_due_us = mrc_now(core) + core->ack_delay_us;
 	return MRC_DROP_NONE;
@@ -373,8 +373,8 @@ int mrc_recv_data(struct mrc_core *core, const struct mrc_pkt *pkt,
  * or the RTO. The packet carries no data, so nothing is stored.
  * Return: drop reason (MRC_DROP_NONE: the NACK went out).
  */
-int mrc_recv_trimmed(struct mrc_core *core, const struct mrc_pkt *pkt,
-		     u32 plane)
+int mrc_rcv_trimmed(struct mrc_core *core, const struct mrc_pkt *pkt,
+		    u32 plane)
 {
 	u32 psn = pkt->data.psn;
 	s32 off;
@@ -384,35 +384,35 @@ int mrc_recv_trimmed(struct mrc_core *core, const struct mrc_pkt *pkt,
 	if (!!(pkt->flags & MRC_F_PSN24) != core->psn24)
 		return MRC_DROP_MALFORMED;
 	off = mrc_diff(core, core->rcv_nxt, psn);
-	if (off < 0 || mrc_recv_held(core, psn)) {
+	if (off < 0 || mrc_rcv_held(core, psn)) {
 		/* A whole copy is here: the sender only lacks the SACK. */
-		mrc_recv_dup(core, pkt, plane, false);
+		mrc_rcv_dup(core, pkt, plane, false);
 		return MRC_DROP_DUPLICATE;
 	}
-	if (core->peer_fin || !mrc_conn_can_rcv_data(core))
+	if (core->peer_fin || !mrc_core_can_rcv_data(core))
 		return MRC_DROP_STATE;
 	if ((u32)mrc_diff(core, core->rcv_dlv, psn) >= core->rq_cap) {
-		/* As mrc_recv_place(): resending it would be refused again. */
-		mrc_recv_send_nack(core, pkt, plane,
-				   MRC_NACK_PSN_OUT_OF_WINDOW);
+		/* As mrc_rcv_place(): resending it would be refused again. */
+		mrc_rcv_send_nack(core, pkt, plane,
+				  MRC_NACK_PSN_OUT_OF_WINDOW);
 		return MRC_DROP_PSN_WINDOW;
 	}
 	core->stats.trimmed_rx++;
-	mrc_recv_send_nack(core, pkt, plane, MRC_NACK_TRIMMED);
+	mrc_rcv_send_nack(core, pkt, plane, MRC_NACK_TRIMMED);
 	return MRC_DROP_NONE;
 }
 
-int mrc_recv_fin(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
+int mrc_rcv_fin(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 {
 	u32 end = pkt->fin_end_psn;
 
 	if (core->peer_fin) {
 		if (end != core->peer_fin_psn)
 			return MRC_DROP_STATE;
-		mrc_recv_send_sack(core, plane, true);
+		mrc_rcv_send_sack(core, plane, true);
 		return MRC_DROP_NONE;
 	}
-	if (!mrc_conn_can_rcv_data(core) || end != core->rcv_nxt)
+	if (!mrc_core_can_rcv_data(core) || end != core->rcv_nxt)
 		return MRC_DROP_STATE;
 	core->peer_fin = true;
 	core->peer_fin_psn = end;
@@ -420,8 +420,8 @@ int mrc_recv_fin(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 		core->state = MRC_CORE_CLOSE_WAIT;
 	else
 		core->state = MRC_CORE_LAST_ACK;
-	mrc_recv_send_sack(core, plane, true);
-	mrc_recv_deliver(core);
+	mrc_rcv_send_sack(core, plane, true);
+	mrc_rcv_deliver(core);
 	return MRC_DROP_NONE;
 }
 
@@ -431,9 +431,9 @@ int mrc_recv_fin(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
  * when it lets through a whole segment that the last one did not: a
  * sender that cannot send a segment sends nothing until told.
  */
-static bool mrc_recv_window_news(const struct mrc_core *core)
+static bool mrc_rcv_window_news(const struct mrc_core *core)
 {
-	u32 rwnd = mrc_recv_rwnd(core), was = core->last_adv_rwnd;
+	u32 rwnd = mrc_rcv_rwnd(core), was = core->last_adv_rwnd;
 	u32 step = mrc_max(core->mss, core->rcvbuf / 4);
 
 	if (was < core->mss && rwnd >= core->mss)
@@ -447,15 +447,15 @@ void mrc_core_rcv_space(struct mrc_core *core, u32 free_bytes)
 	if (core->state == MRC_CORE_CLOSED || core->state == MRC_CORE_ABORTED ||
 	    core->state == MRC_CORE_SYN_SENT)
 		return;
-	mrc_recv_deliver(core);
-	if (!core->peer_fin && mrc_recv_window_news(core))
-		mrc_recv_send_sack(core, core->last_plane, false);
+	mrc_rcv_deliver(core);
+	if (!core->peer_fin && mrc_rcv_window_news(core))
+		mrc_rcv_send_sack(core, core->last_plane, false);
 	if (core->state != MRC_CORE_ABORTED)
-		mrc_conn_rearm(core);
+		mrc_core_rearm(core);
 }
 
-void mrc_recv_on_timer(struct mrc_core *core, u64 now)
+void mrc_rcv_on_timer(struct mrc_core *core, u64 now)
 {
 	if (core->ack_due_us && now >= core->ack_due_us)
-		mrc_recv_send_sack(core, core->last_plane, false);
+		mrc_rcv_send_sack(core, core->last_plane, false);
 }

@@ -19,7 +19,7 @@ static u32 mrc_pow2(u32 n)
 }
 
 /* The ring starts small; sq_cap is what sndbuf may need (see mrc_core). */
-int mrc_send_init(struct mrc_core *core)
+int mrc_snd_init(struct mrc_core *core)
 {
 	u32 cap = core->sndbuf / core->mss * 2 + 16;
 	u32 size = MRC_CORE_MIN_RING;
@@ -33,7 +33,7 @@ int mrc_send_init(struct mrc_core *core)
 	return 0;
 }
 
-void mrc_send_destroy(struct mrc_core *core)
+void mrc_snd_destroy(struct mrc_core *core)
 {
 	u32 i;
 
@@ -45,7 +45,7 @@ void mrc_send_destroy(struct mrc_core *core)
 	core->sq = NULL;
 }
 
-struct mrc_seg *mrc_send_seg(const struct mrc_core *core, u32 psn)
+struct mrc_seg *mrc_snd_seg(const struct mrc_core *core, u32 psn)
 {
 	return core->sq[psn & core->sq_mask];
 }
@@ -91,8 +91,8 @@ static struct mrc_seg *mrc_lost_before(const struct mrc_core *core, u32 psn)
 		if (n < 64)
 			w &= (1ull << n) - 1;
 		if (w) {
-			seg = mrc_send_seg(core,
-					   (psn - n + fls64(w) - 1) & mask);
+			seg = mrc_snd_seg(core,
+					  (psn - n + fls64(w) - 1) & mask);
 			if (WARN_ON_ONCE(!seg || seg->state != MRC_SEG_LOST))
 				return NULL;
 			return seg;
@@ -157,7 +157,7 @@ void mrc_list_del(struct mrc_seg_list *l, struct mrc_seg *seg)
 }
 
 /* Take @seg off tx_list, keeping RACK's resume point on the list. */
-void mrc_send_tx_del(struct mrc_core *core, struct mrc_seg *seg)
+void mrc_snd_tx_del(struct mrc_core *core, struct mrc_seg *seg)
 {
 	if (core->rack_resume == seg)
 		core->rack_resume = seg->next;
@@ -165,41 +165,41 @@ void mrc_send_tx_del(struct mrc_core *core, struct mrc_seg *seg)
 }
 
 /* PSNs from snd_una to snd_end: the live span of the ring. */
-static u32 mrc_send_used(const struct mrc_core *core)
+static u32 mrc_snd_used(const struct mrc_core *core)
 {
 	return (u32)mrc_diff(core, core->snd_una, core->snd_end);
 }
 
 /* Segments the ring can still take, growing to its cap. */
-static u32 mrc_send_slots(const struct mrc_core *core)
+static u32 mrc_snd_slots(const struct mrc_core *core)
 {
-	return core->sq_cap - mrc_send_used(core);
+	return core->sq_cap - mrc_snd_used(core);
 }
 
 /* The last queued, never sent stream segment, if it has room. */
-static struct mrc_seg *mrc_send_tail_room(const struct mrc_core *core)
+static struct mrc_seg *mrc_snd_tail_room(const struct mrc_core *core)
 {
 	struct mrc_seg *seg;
 
 	if (core->sock_type != MRC_SYN_STREAM || core->snd_nxt == core->snd_end)
 		return NULL;
-	seg = mrc_send_seg(core, mrc_psn_add(core, core->snd_end,
-					     mrc_psn_mask(core->psn24)));
+	seg = mrc_snd_seg(core, mrc_psn_add(core, core->snd_end,
+					    mrc_psn_mask(core->psn24)));
 	if (!seg || seg->state != MRC_SEG_QUEUED || seg->len >= core->mss)
 		return NULL;
 	return seg;
 }
 
-u32 mrc_send_space(const struct mrc_core *core)
+u32 mrc_snd_space(const struct mrc_core *core)
 {
-	struct mrc_seg *tail = mrc_send_tail_room(core);
+	struct mrc_seg *tail = mrc_snd_tail_room(core);
 	u32 space, room;
 
-	if (!mrc_conn_can_send_data(core) || core->closing)
+	if (!mrc_core_can_send_data(core) || core->closing)
 		return 0;
 	space = core->queued_bytes < core->sndbuf ?
 		core->sndbuf - core->queued_bytes : 0;
-	room = mrc_send_slots(core) * core->mss;
+	room = mrc_snd_slots(core) * core->mss;
 	if (tail)
 		room += core->mss - tail->len;
 	return mrc_min(space, room);
@@ -210,7 +210,7 @@ u32 mrc_send_space(const struct mrc_core *core)
  * waiting (a sender and a poller), the smallest need wins: waking the
  * others early only makes them check again.
  */
-static void mrc_send_want(struct mrc_core *core, u32 need)
+static void mrc_snd_want(struct mrc_core *core, u32 need)
 {
 	need = mrc_max(need, 1);
 	if (!core->want_writable || need < core->want_space)
@@ -220,12 +220,12 @@ static void mrc_send_want(struct mrc_core *core, u32 need)
 
 u32 mrc_core_send_space(struct mrc_core *core, u32 need)
 {
-	u32 space = core->alloc_retry ? 0 : mrc_send_space(core);
+	u32 space = core->alloc_retry ? 0 : mrc_snd_space(core);
 
 	need = mrc_clamp(need, 1, core->sndbuf);
 	if (space >= need)
 		return space;
-	mrc_send_want(core, need);
+	mrc_snd_want(core, need);
 	return 0;
 }
 
@@ -233,7 +233,7 @@ u32 mrc_core_send_space(struct mrc_core *core, u32 need)
  * An allocation for queueing failed. Back-pressure: no send space until
  * the retry timer, then the writer hears MRC_NOTE_WRITABLE.
  */
-static void mrc_send_alloc_failed(struct mrc_core *core)
+static void mrc_snd_alloc_failed(struct mrc_core *core)
 {
 	if (!core->alloc_retry) {
 		core->alloc_retry = true;
@@ -244,15 +244,15 @@ static void mrc_send_alloc_failed(struct mrc_core *core)
 
 /*
  * Make room in the ring for @n more segments after snd_end (the caller
- * checked mrc_send_slots()), doubling it as often as needed. Every live
+ * checked mrc_snd_slots()), doubling it as often as needed. Every live
  * PSN lies in snd_una + [0, old size): each old slot is moved to its
  * PSN's slot in the new ring, where it has no rival. Call before placing
  * segments past snd_end.
  * Return: 0, or -ENOMEM (no room now: back-pressure as for a segment).
  */
-static int mrc_send_reserve(struct mrc_core *core, u32 n)
+static int mrc_snd_reserve(struct mrc_core *core, u32 n)
 {
-	u32 need = mrc_send_used(core) + n, size = core->sq_mask + 1;
+	u32 need = mrc_snd_used(core) + n, size = core->sq_mask + 1;
 	struct mrc_seg **sq;
 	u32 i, psn;
 
@@ -264,7 +264,7 @@ static int mrc_send_reserve(struct mrc_core *core, u32 n)
 		size <<= 1;
 	sq = mrc_alloc(core, size * sizeof(*sq));
 	if (!sq) {
-		mrc_send_alloc_failed(core);
+		mrc_snd_alloc_failed(core);
 		return -ENOMEM;
 	}
 	memset(sq, 0, size * sizeof(*sq));
@@ -283,7 +283,7 @@ static struct mrc_seg *mrc_seg_alloc(struct mrc_core *core, u32 cap)
 	struct mrc_seg *seg = mrc_alloc(core, sizeof(*seg) + cap);
 
 	if (!seg) {
-		mrc_send_alloc_failed(core);
+		mrc_snd_alloc_failed(core);
 		return NULL;
 	}
 	memset(seg, 0, sizeof(*seg));
@@ -292,19 +292,19 @@ static struct mrc_seg *mrc_seg_alloc(struct mrc_core *core, u32 cap)
 	return seg;
 }
 
-static int mrc_send_stream(struct mrc_core *core, u32 len,
-			   int (*fill)(void *arg, void *dst, u32 off, u32 len),
+static int mrc_snd_stream(struct mrc_core *core, u32 len,
+			  int (*fill)(void *arg, void *dst, u32 off, u32 len),
 			   void *arg)
 {
 	u32 done = 0, n;
 	struct mrc_seg *seg;
 	int err;
 
-	len = mrc_min(len, mrc_send_space(core));
-	seg = mrc_send_tail_room(core);
+	len = mrc_min(len, mrc_snd_space(core));
+	seg = mrc_snd_tail_room(core);
 	while (done < len) {
 		if (!seg) {
-			if (!mrc_send_slots(core) || mrc_send_reserve(core, 1))
+			if (!mrc_snd_slots(core) || mrc_snd_reserve(core, 1))
 				break;
 			seg = mrc_seg_alloc(core, core->mss);
 			if (!seg)
@@ -332,7 +332,7 @@ static int mrc_send_stream(struct mrc_core *core, u32 len,
 }
 
 /* Free the segments put in the ring from @psn on but not yet published. */
-static void mrc_send_unqueue(struct mrc_core *core, u32 psn, u32 n)
+static void mrc_snd_unqueue(struct mrc_core *core, u32 psn, u32 n)
 {
 	u32 i, slot;
 
@@ -343,8 +343,8 @@ static void mrc_send_unqueue(struct mrc_core *core, u32 psn, u32 n)
 	}
 }
 
-static int mrc_send_msg(struct mrc_core *core, u32 len, u32 flags,
-			int (*fill)(void *arg, void *dst, u32 off, u32 len),
+static int mrc_snd_msg(struct mrc_core *core, u32 len, u32 flags,
+		       int (*fill)(void *arg, void *dst, u32 off, u32 len),
 			void *arg)
 {
 	u32 nseg, i, off, n, psn = core->snd_end;
@@ -357,13 +357,13 @@ static int mrc_send_msg(struct mrc_core *core, u32 len, u32 flags,
 		return -EMSGSIZE;
 	nseg = (len + core->mss - 1) / core->mss;
 	if (core->queued_bytes + len > core->sndbuf ||
-	    mrc_send_slots(core) < nseg || mrc_send_reserve(core, nseg))
+	    mrc_snd_slots(core) < nseg || mrc_snd_reserve(core, nseg))
 		return 0;
 	for (i = 0, off = 0; i < nseg; i++, off += n) {
 		n = mrc_min(len - off, core->mss);
 		seg = mrc_seg_alloc(core, n);
 		if (!seg) {
-			mrc_send_unqueue(core, psn, i);
+			mrc_snd_unqueue(core, psn, i);
 			return 0;
 		}
 		seg->psn = mrc_psn_add(core, psn, i);
@@ -373,7 +373,7 @@ static int mrc_send_msg(struct mrc_core *core, u32 len, u32 flags,
 		core->sq[seg->psn & core->sq_mask] = seg;
 		err = fill(arg, seg->data, off, n);
 		if (err < 0) {
-			mrc_send_unqueue(core, psn, i + 1);
+			mrc_snd_unqueue(core, psn, i + 1);
 			return err;
 		}
 	}
@@ -387,7 +387,7 @@ static int mrc_send_msg(struct mrc_core *core, u32 len, u32 flags,
  * when data is queued, not only when it is sent, so a connection with no
  * usable plane still gives up after the user timeout.
  */
-static void mrc_send_mark_outstanding(struct mrc_core *core)
+static void mrc_snd_mark_outstanding(struct mrc_core *core)
 {
 	if (core->outstanding)
 		return;
@@ -404,20 +404,20 @@ int mrc_core_send(struct mrc_core *core, u32 len, u32 flags,
 	if (core->closing || core->state == MRC_CORE_ABORTED ||
 	    core->state == MRC_CORE_DONE)
 		return -EPIPE;
-	if (!mrc_conn_can_send_data(core))
+	if (!mrc_core_can_send_data(core))
 		return -ENOTCONN;
 	if (core->sock_type == MRC_SYN_SEQPACKET)
-		ret = mrc_send_msg(core, len, flags, fill, arg);
+		ret = mrc_snd_msg(core, len, flags, fill, arg);
 	else
-		ret = mrc_send_stream(core, len, fill, arg);
+		ret = mrc_snd_stream(core, len, fill, arg);
 	if (ret >= 0 && (u32)ret < len)
-		mrc_send_want(core, core->sock_type == MRC_SYN_SEQPACKET ?
+		mrc_snd_want(core, core->sock_type == MRC_SYN_SEQPACKET ?
 				    len : 1);
 	if (ret > 0) {
-		mrc_send_mark_outstanding(core);
-		mrc_send_push(core);
+		mrc_snd_mark_outstanding(core);
+		mrc_snd_push(core);
 	}
-	mrc_conn_rearm(core);
+	mrc_core_rearm(core);
 	return ret;
 }
 
@@ -427,7 +427,7 @@ int mrc_core_send(struct mrc_core *core, u32 len, u32 flags,
  * segment has room for mss bytes (mss is settled before the first one is
  * queued), a message segment for its own length (queued_bytes sums them).
  */
-size_t mrc_send_mem_bytes(const struct mrc_core *core)
+size_t mrc_snd_mem_bytes(const struct mrc_core *core)
 {
 	size_t segs = core->tx_list.count + core->lost_list.count +
 		      (u32)mrc_diff(core, core->snd_nxt, core->snd_end);
@@ -438,13 +438,13 @@ size_t mrc_send_mem_bytes(const struct mrc_core *core)
 	return bytes + segs * sizeof(struct mrc_seg) + core->queued_bytes;
 }
 
-void mrc_send_writable(struct mrc_core *core)
+void mrc_snd_writable(struct mrc_core *core)
 {
 	u32 space;
 
 	if (!core->want_writable || core->alloc_retry)
 		return;
-	space = mrc_send_space(core);
+	space = mrc_snd_space(core);
 	if (space < mrc_max(core->want_space, 1))
 		return;
 	core->want_writable = false;
@@ -452,14 +452,14 @@ void mrc_send_writable(struct mrc_core *core)
 	mrc_core_notify(core, MRC_NOTE_WRITABLE, space);
 }
 
-static u32 mrc_send_limit(const struct mrc_core *core)
+static u32 mrc_snd_limit(const struct mrc_core *core)
 {
 	return mrc_min(core->cc.cwnd, core->peer_rwnd);
 }
 
 /* May @seg go out now (congestion window, peer window, PSN window)? */
-static bool mrc_send_window_ok(const struct mrc_core *core,
-			       const struct mrc_seg *seg)
+static bool mrc_snd_window_ok(const struct mrc_core *core,
+			      const struct mrc_seg *seg)
 {
 	u32 inflight = core->tx_list.bytes;
 
@@ -467,7 +467,7 @@ static bool mrc_send_window_ok(const struct mrc_core *core,
 		return false;
 	/*
 	 * The peer always takes the segment its cum_psn waits for, even with
-	 * a window closed by data held past the gap (recv.c, mrc_recv_fits()):
+	 * a window closed by data held past the gap (recv.c, mrc_rcv_fits()):
 	 * resending it needs no window, only congestion room. Unless the peer
 	 * refused it for lack of memory: then it waits for the RTO.
 	 */
@@ -476,18 +476,18 @@ static bool mrc_send_window_ok(const struct mrc_core *core,
 		return !inflight || inflight + seg->len <= core->cc.cwnd;
 	if (!inflight)
 		return seg->len <= core->peer_rwnd;
-	return inflight + seg->len <= mrc_send_limit(core);
+	return inflight + seg->len <= mrc_snd_limit(core);
 }
 
 /* Would nothing else follow @seg right now? Then ask for a prompt SACK. */
-static bool mrc_send_is_last(const struct mrc_core *core,
-			     const struct mrc_seg *seg)
+static bool mrc_snd_is_last(const struct mrc_core *core,
+			    const struct mrc_seg *seg)
 {
 	u32 next_new = core->snd_nxt;
 
 	if (seg->state == MRC_SEG_QUEUED)
 		next_new = mrc_psn_add(core, next_new, 1);
-	if (core->tx_list.bytes + seg->len + core->mss > mrc_send_limit(core))
+	if (core->tx_list.bytes + seg->len + core->mss > mrc_snd_limit(core))
 		return true;
 	if (core->lost_list.head && core->lost_list.head != seg)
 		return false;
@@ -497,7 +497,7 @@ static bool mrc_send_is_last(const struct mrc_core *core,
 }
 
 /* Transmit (or retransmit) @seg on a freshly picked EV. */
-static int mrc_send_xmit(struct mrc_core *core, struct mrc_seg *seg)
+static int mrc_snd_xmit(struct mrc_core *core, struct mrc_seg *seg)
 {
 	bool retx = seg->tx_count > 0;
 	struct mrc_pkt_data *d = &core->tx_pkt.data;
@@ -511,7 +511,7 @@ static int mrc_send_xmit(struct mrc_core *core, struct mrc_seg *seg)
 	if (idx < 0)
 		return -ENOENT;
 	ev = &core->evs[idx];
-	last = mrc_send_is_last(core, seg);
+	last = mrc_snd_is_last(core, seg);
 	if (seg->state == MRC_SEG_LOST)
 		mrc_lost_del(core, seg);
 	else
@@ -535,7 +535,7 @@ static int mrc_send_xmit(struct mrc_core *core, struct mrc_seg *seg)
 	d->psn = seg->psn;
 	d->tsval = (u32)now ? (u32)now : 1;
 	d->plane = ev->plane;
-	mrc_send_pkt(core, ev->plane, ev->value, seg->data, seg->len);
+	mrc_snd_pkt(core, ev->plane, ev->value, seg->data, seg->len);
 	ev->tx_pkts++;
 	ev->tx_bytes += seg->len;
 	if (retx) {
@@ -548,11 +548,11 @@ static int mrc_send_xmit(struct mrc_core *core, struct mrc_seg *seg)
 	}
 	mrc_core_trace(core, MRC_TRACE_TX, seg->psn, ev->plane, ev->value,
 		       seg->len, 0, retx, false);
-	mrc_send_mark_outstanding(core);
+	mrc_snd_mark_outstanding(core);
 	return 0;
 }
 
-static bool mrc_send_active(const struct mrc_core *core)
+static bool mrc_snd_active(const struct mrc_core *core)
 {
 	return core->state == MRC_CORE_ESTABLISHED ||
 	       core->state == MRC_CORE_CLOSE_WAIT ||
@@ -561,38 +561,38 @@ static bool mrc_send_active(const struct mrc_core *core)
 }
 
 /* The next segment to send: lost ones first, then new ones. */
-static struct mrc_seg *mrc_send_next(const struct mrc_core *core)
+static struct mrc_seg *mrc_snd_next(const struct mrc_core *core)
 {
 	if (core->lost_list.head)
 		return core->lost_list.head;
 	if (core->snd_nxt == core->snd_end)
 		return NULL;
-	return mrc_send_seg(core, core->snd_nxt);
+	return mrc_snd_seg(core, core->snd_nxt);
 }
 
-void mrc_send_push(struct mrc_core *core)
+void mrc_snd_push(struct mrc_core *core)
 {
 	struct mrc_seg *seg;
 
-	if (!mrc_send_active(core))
+	if (!mrc_snd_active(core))
 		return;
-	while ((seg = mrc_send_next(core)) != NULL) {
-		if (!mrc_send_window_ok(core, seg))
+	while ((seg = mrc_snd_next(core)) != NULL) {
+		if (!mrc_snd_window_ok(core, seg))
 			break;
-		if (mrc_send_xmit(core, seg))
+		if (mrc_snd_xmit(core, seg))
 			break;
 	}
-	mrc_send_maybe_fin(core);
+	mrc_snd_maybe_fin(core);
 }
 
 /* Take @seg out of flight and queue it for retransmission. */
-void mrc_send_mark_lost(struct mrc_core *core, struct mrc_seg *seg, u32 why)
+void mrc_snd_mark_lost(struct mrc_core *core, struct mrc_seg *seg, u32 why)
 {
 	struct mrc_ev *ev = &core->evs[seg->ev_idx];
 
 	if (seg->state != MRC_SEG_INFLIGHT)
 		return;
-	mrc_send_tx_del(core, seg);
+	mrc_snd_tx_del(core, seg);
 	seg->state = MRC_SEG_LOST;
 	mrc_lost_add(core, seg);
 	mrc_core_trace(core, MRC_TRACE_LOSS, seg->psn, seg->plane, ev->value,
@@ -606,12 +606,12 @@ void mrc_send_mark_lost(struct mrc_core *core, struct mrc_seg *seg, u32 why)
 }
 
 /* @seg is acknowledged: forget it. */
-void mrc_send_ack_seg(struct mrc_core *core, struct mrc_seg *seg)
+void mrc_snd_ack_seg(struct mrc_core *core, struct mrc_seg *seg)
 {
 	struct mrc_ev *ev = &core->evs[seg->ev_idx];
 
 	if (seg->state == MRC_SEG_INFLIGHT)
-		mrc_send_tx_del(core, seg);
+		mrc_snd_tx_del(core, seg);
 	else if (seg->state == MRC_SEG_LOST)
 		mrc_lost_del(core, seg);
 	if (!core->rack_valid ||
@@ -627,19 +627,19 @@ void mrc_send_ack_seg(struct mrc_core *core, struct mrc_seg *seg)
 }
 
 /* Planes in @mask died: what is in flight there goes out elsewhere. */
-void mrc_send_plane_down(struct mrc_core *core, u32 mask)
+void mrc_snd_plane_down(struct mrc_core *core, u32 mask)
 {
 	struct mrc_seg *seg = core->tx_list.head, *next;
 
 	while (seg) {
 		next = seg->next;
 		if (mask & (1u << seg->plane))
-			mrc_send_mark_lost(core, seg, 3);
+			mrc_snd_mark_lost(core, seg, 3);
 		seg = next;
 	}
 }
 
-static u64 mrc_send_rto(const struct mrc_core *core)
+static u64 mrc_snd_rto(const struct mrc_core *core)
 {
 	u64 rto = (u64)core->rto_us << core->backoff;
 	u64 cap = mrc_max(core->rto_max_us, core->rto_us);
@@ -648,15 +648,15 @@ static u64 mrc_send_rto(const struct mrc_core *core)
 }
 
 /* When the retransmission (or persist, or FIN) timer is due; 0: never. */
-u64 mrc_send_deadline(const struct mrc_core *core)
+u64 mrc_snd_deadline(const struct mrc_core *core)
 {
 	u64 rto;
 
-	if (!mrc_send_active(core))
+	if (!mrc_snd_active(core))
 		return 0;
 	if (core->tx_list.head) {
 		rto = core->tx_list.head->sent_us +
-		      mrc_max64(mrc_send_rto(core),
+		      mrc_max64(mrc_snd_rto(core),
 				mrc_ack_reorder_wait(core, core->tx_list.head));
 		if (core->rack_due_us && core->rack_due_us < rto)
 			return core->rack_due_us;
@@ -664,11 +664,11 @@ u64 mrc_send_deadline(const struct mrc_core *core)
 	}
 	if (core->lost_list.head || core->snd_nxt != core->snd_end ||
 	    (core->fin_sent && !core->fin_acked))
-		return core->last_tx_us + mrc_send_rto(core);
+		return core->last_tx_us + mrc_snd_rto(core);
 	return 0;
 }
 
-static void mrc_send_fin(struct mrc_core *core)
+static void mrc_snd_fin(struct mrc_core *core)
 {
 	int idx = mrc_ev_pick(core, MRC_EV_NONE, MRC_WIRE_MAX_PLANES);
 	struct mrc_ev *ev;
@@ -679,30 +679,30 @@ static void mrc_send_fin(struct mrc_core *core)
 	ev = &core->evs[idx];
 	mrc_pkt_init(core, MRC_PKT_FIN);
 	core->tx_pkt.fin_end_psn = core->fin_psn;
-	mrc_send_pkt(core, ev->plane, ev->value, NULL, 0);
+	mrc_snd_pkt(core, ev->plane, ev->value, NULL, 0);
 }
 
-void mrc_send_maybe_fin(struct mrc_core *core)
+void mrc_snd_maybe_fin(struct mrc_core *core)
 {
 	if (!core->closing || core->fin_sent || core->snd_una != core->snd_end)
 		return;
-	if (!mrc_send_active(core))
+	if (!mrc_snd_active(core))
 		return;
 	core->fin_sent = true;
-	mrc_send_mark_outstanding(core);
-	mrc_send_fin(core);
+	mrc_snd_mark_outstanding(core);
+	mrc_snd_fin(core);
 }
 
-void mrc_send_on_timer(struct mrc_core *core, u64 now)
+void mrc_snd_on_timer(struct mrc_core *core, u64 now)
 {
 	struct mrc_seg *seg;
 	u64 due;
 
 	if (core->rack_due_us && now >= core->rack_due_us) {
 		mrc_ack_detect_losses(core);
-		mrc_send_push(core);
+		mrc_snd_push(core);
 	}
-	due = mrc_send_deadline(core);
+	due = mrc_snd_deadline(core);
 	if (!due || now < due)
 		return;
 	if (core->backoff < MRC_CORE_MAX_BACKOFF)
@@ -711,17 +711,17 @@ void mrc_send_on_timer(struct mrc_core *core, u64 now)
 	seg = core->tx_list.head;
 	if (seg) {
 		core->stats.rto_count++;
-		mrc_send_mark_lost(core, seg, 1);
+		mrc_snd_mark_lost(core, seg, 1);
 		mrc_nscc_on_timeout(&core->cc);
 	} else if (core->fin_sent && !core->fin_acked) {
 		core->stats.rto_count++;
-		mrc_send_fin(core);
+		mrc_snd_fin(core);
 		return;
 	}
 	/* Resend the oldest (or probe a closed window) whatever the window. */
-	seg = mrc_send_next(core);
+	seg = mrc_snd_next(core);
 	if (seg && (u32)mrc_diff(core, core->snd_una, seg->psn) <
 		   core->peer_psn_win)
-		mrc_send_xmit(core, seg);
-	mrc_send_push(core);
+		mrc_snd_xmit(core, seg);
+	mrc_snd_push(core);
 }

@@ -45,7 +45,7 @@ int mrc_sock_wait(struct sock *sk, long *timeo, bool (*ready)(struct sock *))
 }
 
 /* Send space if at least @need bytes fit (see mrc_core_send_space()). */
-static u32 mrc_send_space(struct sock *sk, u32 need)
+static u32 mrc_sock_send_space(struct sock *sk, u32 need)
 {
 	struct mrc_conn *conn = mrc_sk(sk)->conn;
 	u32 space = 0;
@@ -59,14 +59,14 @@ static u32 mrc_send_space(struct sock *sk, u32 need)
 	return space;
 }
 
-static bool mrc_send_ready(struct sock *sk)
+static bool mrc_sock_send_ready(struct sock *sk)
 {
 	return sk->sk_err || (sk->sk_shutdown & SEND_SHUTDOWN) ||
 	       (sk->sk_state != TCP_SYN_SENT && sk->sk_state != TCP_SYN_RECV &&
-		mrc_send_space(sk, mrc_sk(sk)->send_need));
+		mrc_sock_send_space(sk, mrc_sk(sk)->send_need));
 }
 
-static int mrc_fill_copy(void *arg, void *dst, u32 off, u32 len)
+static int mrc_sock_fill_copy(void *arg, void *dst, u32 off, u32 len)
 {
 	memcpy(dst, (const u8 *)arg + off, len);
 	return 0;
@@ -74,10 +74,10 @@ static int mrc_fill_copy(void *arg, void *dst, u32 off, u32 len)
 
 /*
  * Why a send cannot proceed, or 0. A pending socket error is only looked
- * at here: it is consumed by mrc_send_error() when the call returns it,
+ * at here: it is consumed by mrc_sock_send_error() when the call returns it,
  * so a send that moved some bytes first still leaves it for the next one.
  */
-static int mrc_send_check(struct sock *sk)
+static int mrc_sock_send_check(struct sock *sk)
 {
 	int err = READ_ONCE(sk->sk_err);
 
@@ -91,7 +91,7 @@ static int mrc_send_check(struct sock *sk)
 }
 
 /* The error a send returns: consumes the socket error it reports. */
-static int mrc_send_error(struct sock *sk, int flags, int err)
+static int mrc_sock_send_error(struct sock *sk, int flags, int err)
 {
 	if (err == -READ_ONCE(sk->sk_err))
 		return sock_error(sk) ?: err;
@@ -101,30 +101,30 @@ static int mrc_send_error(struct sock *sk, int flags, int err)
 }
 
 /* Queue @len bytes of @buf into the core. Return: bytes taken or -errno. */
-static int mrc_send_to_core(struct sock *sk, void *buf, u32 len, u32 flags)
+static int mrc_sock_send_to_core(struct sock *sk, void *buf, u32 len, u32 flags)
 {
 	struct mrc_conn *conn = mrc_sk(sk)->conn;
 	int n = -EPIPE;
 
 	spin_lock_bh(&conn->lock);
 	if (conn->core)
-		n = mrc_core_send(conn->core, len, flags, mrc_fill_copy, buf);
+		n = mrc_core_send(conn->core, len, flags, mrc_sock_fill_copy, buf);
 	spin_unlock_bh(&conn->lock);
 	return n;
 }
 
 /* Wait for send space; 0 when there is some. */
-static int mrc_send_wait(struct sock *sk, long *timeo)
+static int mrc_sock_send_wait(struct sock *sk, long *timeo)
 {
 	int err;
 
 	set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
-	err = mrc_sock_wait(sk, timeo, mrc_send_ready);
-	return err ? err : mrc_send_check(sk);
+	err = mrc_sock_wait(sk, timeo, mrc_sock_send_ready);
+	return err ? err : mrc_sock_send_check(sk);
 }
 
-static int mrc_send_message(struct sock *sk, struct msghdr *msg, size_t len,
-			    long *timeo)
+static int mrc_sock_send_message(struct sock *sk, struct msghdr *msg, size_t len,
+				 long *timeo)
 {
 	void *buf;
 	int n, err;
@@ -138,12 +138,12 @@ static int mrc_send_message(struct sock *sk, struct msghdr *msg, size_t len,
 	if (!copy_from_iter_full(buf, len, &msg->msg_iter))
 		goto out;
 	for (;;) {
-		n = mrc_send_to_core(sk, buf, len, MRC_F_EOM);
+		n = mrc_sock_send_to_core(sk, buf, len, MRC_F_EOM);
 		if (n) {
 			err = n < 0 ? n : (int)len;
 			break;
 		}
-		err = mrc_send_wait(sk, timeo);
+		err = mrc_sock_send_wait(sk, timeo);
 		if (err)
 			break;
 		/* One vCPU: let ksoftirqd take the ACKs we wait for. */
@@ -154,8 +154,8 @@ out:
 	return err;
 }
 
-static int mrc_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
-			   long *timeo)
+static int mrc_sock_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
+				long *timeo)
 {
 	size_t sent = 0;
 	u32 chunk, space;
@@ -166,9 +166,9 @@ static int mrc_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 	if (!buf)
 		return -ENOBUFS;
 	while (sent < len) {
-		space = mrc_send_space(sk, 1);
+		space = mrc_sock_send_space(sk, 1);
 		if (!space) {
-			err = mrc_send_wait(sk, timeo);
+			err = mrc_sock_send_wait(sk, timeo);
 			if (err)
 				break;
 			cond_resched();
@@ -180,7 +180,7 @@ static int mrc_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 			err = -EFAULT;
 			break;
 		}
-		n = mrc_send_to_core(sk, buf, chunk, 0);
+		n = mrc_sock_send_to_core(sk, buf, chunk, 0);
 		if (n < 0) {
 			err = n;
 			break;
@@ -208,22 +208,22 @@ int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	/* A message goes whole or waits; a stream takes any space. */
 	mrc_sk(sk)->send_need = sk->sk_type == SOCK_SEQPACKET ? (u32)len : 1;
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
-	err = mrc_send_check(sk);
-	if (!err && !mrc_send_ready(sk))
-		err = mrc_send_wait(sk, &timeo);
+	err = mrc_sock_send_check(sk);
+	if (!err && !mrc_sock_send_ready(sk))
+		err = mrc_sock_send_wait(sk, &timeo);
 	if (!err) {
 		if (sk->sk_type == SOCK_SEQPACKET)
-			err = mrc_send_message(sk, msg, len, &timeo);
+			err = mrc_sock_send_message(sk, msg, len, &timeo);
 		else
-			err = mrc_send_stream(sk, msg, len, &timeo);
+			err = mrc_sock_send_stream(sk, msg, len, &timeo);
 	}
 	if (err < 0)
-		err = mrc_send_error(sk, msg->msg_flags, err);
+		err = mrc_sock_send_error(sk, msg->msg_flags, err);
 	release_sock(sk);
 	return err;
 }
 
-static void mrc_rfree(struct sk_buff *skb)
+static void mrc_sock_rfree(struct sk_buff *skb)
 {
 	atomic_sub(skb->truesize, &skb->sk->sk_rmem_alloc);
 }
@@ -248,7 +248,7 @@ int mrc_sock_deliver(struct mrc_conn *conn, const void *data, u32 len,
 	MRC_SKB_CB(skb)->consumed = 0;
 	MRC_SKB_CB(skb)->eom = !!(flags & MRC_F_EOM);
 	skb->sk = sk;
-	skb->destructor = mrc_rfree;
+	skb->destructor = mrc_sock_rfree;
 	atomic_add(skb->truesize, &sk->sk_rmem_alloc);
 
 	if (sk->sk_type != SOCK_SEQPACKET) {
@@ -320,7 +320,7 @@ void mrc_sock_partial_space(struct mrc_conn *conn)
 	mrc_core_rcv_space(conn->core, mrc_sock_space(conn));
 }
 
-static bool mrc_rcv_ready(struct sock *sk)
+static bool mrc_sock_recv_ready(struct sock *sk)
 {
 	if (sk->sk_err || (sk->sk_shutdown & RCV_SHUTDOWN))
 		return true;
@@ -330,7 +330,7 @@ static bool mrc_rcv_ready(struct sock *sk)
 }
 
 /* Why nothing can be read now: 0 (EOF), an error, or -EAGAIN to wait. */
-static int mrc_rcv_empty(struct sock *sk)
+static int mrc_sock_recv_empty(struct sock *sk)
 {
 	int err = sock_error(sk);
 
@@ -343,8 +343,8 @@ static int mrc_rcv_empty(struct sock *sk)
 	return -EAGAIN;
 }
 
-static int mrc_recv_stream(struct sock *sk, struct msghdr *msg, size_t len,
-			   int flags, long *timeo)
+static int mrc_sock_recv_stream(struct sock *sk, struct msghdr *msg, size_t len,
+				int flags, long *timeo)
 {
 	int target = sock_rcvlowat(sk, flags & MSG_WAITALL, len);
 	bool peek = flags & MSG_PEEK;
@@ -373,21 +373,21 @@ static int mrc_recv_stream(struct sock *sk, struct msghdr *msg, size_t len,
 		}
 		if (copied >= target || peek)
 			break;
-		err = mrc_rcv_empty(sk);
+		err = mrc_sock_recv_empty(sk);
 		if (err != -EAGAIN)
 			return copied ? (int)copied : err;
 		/* A reader that waits for more (MSG_WAITALL) made room. */
 		if (copied)
 			mrc_sock_rcv_space(sk);
-		err = mrc_sock_wait(sk, timeo, mrc_rcv_ready);
+		err = mrc_sock_wait(sk, timeo, mrc_sock_recv_ready);
 		if (err)
 			return copied ? (int)copied : err;
 	}
 	return copied;
 }
 
-static int mrc_recv_message(struct sock *sk, struct msghdr *msg, size_t len,
-			    int flags)
+static int mrc_sock_recv_message(struct sock *sk, struct msghdr *msg, size_t len,
+				 int flags)
 {
 	bool peek = flags & MSG_PEEK;
 	struct sk_buff *skb, *tmp;
@@ -430,17 +430,17 @@ int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	lock_sock(sk);
 	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
 	if (sk->sk_type == SOCK_STREAM) {
-		err = mrc_recv_stream(sk, msg, len, flags, &timeo);
+		err = mrc_sock_recv_stream(sk, msg, len, flags, &timeo);
 	} else {
 		while (!atomic_read(&mrc_sk(sk)->rx_msgs)) {
-			err = mrc_rcv_empty(sk);
+			err = mrc_sock_recv_empty(sk);
 			if (err != -EAGAIN)
 				goto out;
-			err = mrc_sock_wait(sk, &timeo, mrc_rcv_ready);
+			err = mrc_sock_wait(sk, &timeo, mrc_sock_recv_ready);
 			if (err)
 				goto out;
 		}
-		err = mrc_recv_message(sk, msg, len, flags);
+		err = mrc_sock_recv_message(sk, msg, len, flags);
 	}
 out:
 	if (!(flags & MSG_PEEK))
@@ -454,7 +454,7 @@ out:
  * when a message of half the send buffer fits (as sock_writeable() tells
  * datagram writers).
  */
-static u32 mrc_poll_need(const struct sock *sk)
+static u32 mrc_sock_poll_need(const struct sock *sk)
 {
 	return sk->sk_type == SOCK_SEQPACKET ? READ_ONCE(sk->sk_sndbuf) / 2 : 1;
 }
@@ -479,12 +479,12 @@ __poll_t mrc_poll(struct file *file, struct socket *sock,
 		mask |= EPOLLHUP;
 	if (shutdown & RCV_SHUTDOWN)
 		mask |= EPOLLIN | EPOLLRDNORM | EPOLLRDHUP;
-	if (mrc_rcv_ready(sk) && !(mask & EPOLLERR))
+	if (mrc_sock_recv_ready(sk) && !(mask & EPOLLERR))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (state == TCP_CLOSE && !mrc_sk(sk)->conn) {
 		mask |= EPOLLOUT | EPOLLWRNORM;	/* like an unconnected TCP */
 	} else if (!(shutdown & SEND_SHUTDOWN)) {
-		if (mrc_send_space(sk, mrc_poll_need(sk)))
+		if (mrc_sock_send_space(sk, mrc_sock_poll_need(sk)))
 			mask |= EPOLLOUT | EPOLLWRNORM;
 		else
 			set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);

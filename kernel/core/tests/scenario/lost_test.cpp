@@ -66,9 +66,9 @@ TEST_P(LostList, PsnOrderWhateverTheOrderOfLosses) {
   std::iota(order.begin(), order.end(), 0U);
   std::shuffle(order.begin(), order.end(), std::mt19937(7));
   for (const uint32_t off : order) {
-    mrc_seg* seg = mrc_send_seg(c, mrc_psn_add(c, first, off));
+    mrc_seg* seg = mrc_snd_seg(c, mrc_psn_add(c, first, off));
     ASSERT_NE(seg, nullptr);
-    mrc_send_mark_lost(c, seg, 2);
+    mrc_snd_mark_lost(c, seg, 2);
     ExpectLostListConsistent(c);
   }
   EXPECT_EQ(c->lost_list.count, kSegs);
@@ -79,14 +79,14 @@ TEST_P(LostList, PsnOrderWhateverTheOrderOfLosses) {
   for (uint32_t off = 0; off < kSegs; off++) {
     const uint32_t psn = mrc_psn_add(c, first, off);
     if (off % 3 == 1)
-      mrc_send_ack_seg(c, mrc_send_seg(c, psn));
+      mrc_snd_ack_seg(c, mrc_snd_seg(c, psn));
     else
       left.push_back(psn);
   }
   ExpectLostListConsistent(c);
   EXPECT_EQ(c->lost_list.count, left.size());
 
-  mrc_send_push(c);
+  mrc_snd_push(c);
   EXPECT_EQ(resent, left) << "resent oldest first";
   EXPECT_EQ(c->lost_list.count, 0U);
   for (const uint64_t w : c->lost_map) EXPECT_EQ(w, 0U);

@@ -85,7 +85,7 @@ TEST(SmallRcvbuf, GapPacketTakenWhenFullOfOutOfOrderData) {
   };
   for (uint32_t off = 1; off <= 8; off++) EXPECT_EQ(data(off), MRC_DROP_NONE) << off;
   EXPECT_EQ(data(9), MRC_DROP_NO_BUFFER) << "out-of-order data beyond the buffer";
-  EXPECT_EQ(mrc_recv_rwnd(net.b.core), 0U);
+  EXPECT_EQ(mrc_rcv_rwnd(net.b.core), 0U);
   EXPECT_EQ(data(0), MRC_DROP_NONE) << "the packet that fills the gap";
   EXPECT_EQ(net.b.rx.size(), 9U * 1400);
   EXPECT_EQ(net.b.core->held_bytes, 0U);
@@ -172,7 +172,7 @@ TEST(SmallRcvbuf, BufferSmallerThanOneSegmentStillFlows) {
   EXPECT_LT(net.a.Stats().longest_stall_us, 10000U);
   EXPECT_LT(net.now - start, 64 * 10000U);
   EXPECT_EQ(net.b.Stats().drops[MRC_DROP_NO_BUFFER], 0U);
-  EXPECT_LE(mrc_recv_rwnd(net.b.core), 1400U);
+  EXPECT_LE(mrc_rcv_rwnd(net.b.core), 1400U);
 }
 
 // The window update that reopens it: after the application was full, the
