@@ -22,13 +22,15 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/types.h>
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int32_t s32;
-typedef int64_t s64;
+/* The kernel's own names, from the uapi types they are made of. */
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __s32 s32;
+typedef __s64 s64;
 
 static inline u16 get_unaligned_be16(const void *p)
 {

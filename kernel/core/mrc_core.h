@@ -52,8 +52,10 @@ enum mrc_core_note {
 	MRC_NOTE_WRITABLE,	/* send space grew; arg: free bytes */
 	MRC_NOTE_PEER_FIN,	/* all peer data delivered, then EOF */
 	MRC_NOTE_DONE,		/* state reached MRC_CORE_DONE */
-	MRC_NOTE_ERROR,		/* fatal; arg: errno (ETIMEDOUT, ECONNRESET,
-				 * ECONNREFUSED); state is MRC_CORE_ABORTED */
+	/* fatal; arg: errno (ETIMEDOUT, ECONNRESET, ECONNREFUSED); state is
+	 * MRC_CORE_ABORTED
+	 */
+	MRC_NOTE_ERROR,
 	MRC_NOTE_EV_STATE,	/* arg: EV index whose state changed */
 	MRC_NOTE_PLANE_STATE,	/* arg: plane id whose usability changed */
 };
@@ -73,8 +75,10 @@ struct mrc_core_trace_info {
 	u32	ev;
 	u32	len;		/* payload bytes */
 	u32	rtt_us;		/* ACK: RTT sample or 0 */
-	u32	arg;		/* LOSS: 0 = SACK gap, 1 = RTO, 2 = NACK,
-				 * 3 = plane down; TX: 1 if retransmission */
+	/* LOSS: 0 = SACK gap, 1 = RTO, 2 = NACK, 3 = plane down; TX: 1 if
+	 * retransmission
+	 */
+	u32	arg;
 	bool	ce;		/* RX: CE mark; ACK: echoed CE */
 };
 
@@ -221,8 +225,8 @@ struct mrc_core_stats {
 	u32	peer_rwnd;
 	u32	evs_good;		/* EVs in rotation now */
 	u32	planes_usable;		/* bit p: plane p carries data now */
-	u64	longest_stall_us;	/* longest time without ACK progress
-					 * while data was outstanding */
+	/* longest time without ACK progress while data was outstanding */
+	u64	longest_stall_us;
 };
 
 /* One EV of a connection. */

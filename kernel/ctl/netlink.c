@@ -244,7 +244,7 @@ static int mrc_nl_event_fill_ev_profile(struct sk_buff *skb, const void *obj)
 void mrc_nl_event_ev_profile(struct mrc_net *mn, const struct mrc_ev_profile *p)
 {
 	mrc_nl_event_obj(mn, MRC_EVENT_PROFILE_STATE, MRC_REASON_ADMIN,
-		     mrc_nl_event_fill_ev_profile, p);
+			 mrc_nl_event_fill_ev_profile, p);
 }
 
 static int mrc_nl_event_fill_cc_profile(struct sk_buff *skb, const void *obj)
@@ -255,7 +255,7 @@ static int mrc_nl_event_fill_cc_profile(struct sk_buff *skb, const void *obj)
 void mrc_nl_event_cc_profile(struct mrc_net *mn, const struct mrc_cc_profile *p)
 {
 	mrc_nl_event_obj(mn, MRC_EVENT_PROFILE_STATE, MRC_REASON_ADMIN,
-		     mrc_nl_event_fill_cc_profile, p);
+			 mrc_nl_event_fill_cc_profile, p);
 }
 
 struct mrc_nl_ev_event {
@@ -289,7 +289,7 @@ void mrc_nl_event_ev_state(struct mrc_net *mn, u32 profile_id,
 	struct mrc_nl_ev_event e = { .profile_id = profile_id, .ev = ev };
 
 	mrc_nl_event_obj(mn, MRC_EVENT_EV_STATE, MRC_REASON_ADMIN,
-		     mrc_nl_event_fill_ev, &e);
+			 mrc_nl_event_fill_ev, &e);
 }
 
 #define MRC_NL_OP(_cmd, _doit, _dumpit, _policy, _flags) {	\

@@ -39,8 +39,8 @@ enum mrc_plane_mib_field {
 	MRC_PLANE_MIB_OFFLOAD_RXPKTS,	/* packets the device handed up */
 	MRC_PLANE_MIB_OFFLOAD_CONNS,	/* connections set up on the device */
 	MRC_PLANE_MIB_OFFLOAD_CONNFAIL,	/* ... whose set-up failed: software */
-	MRC_PLANE_MIB_OFFLOAD_FALLBACKS, /* connections moved back to software
-					  * (error, reset, unbind, mode off) */
+	/* connections moved back to software (error, reset, unbind, mode off) */
+	MRC_PLANE_MIB_OFFLOAD_FALLBACKS,
 	MRC_PLANE_MIB_OFFLOAD_ERRORS,	/* hook failures and error reports */
 	__MRC_PLANE_MIB_MAX
 };
@@ -120,6 +120,7 @@ static inline void mrc_plane_mib_add(struct mrc_plane *pl, int field, u64 n)
 {
 	this_cpu_add(pl->mib->mibs[field], n);
 }
+
 const char *mrc_plane_mib_name(int field);
 
 void mrc_plane_flush(struct mrc_net *mn);

@@ -29,6 +29,7 @@
 #include "offload/offload_priv.h"
 #include "ctl/plane.h"
 
+/* The registry, device <-> plane association and bindings (offload.h). */
 DEFINE_MUTEX(mrc_offload_lock);
 LIST_HEAD(mrc_offload_devs);
 struct workqueue_struct *mrc_offload_wq;
@@ -339,7 +340,6 @@ int mrc_offload_fill(struct sk_buff *skb, const struct mrc_plane *pl,
 	return err;
 }
 
-
 /* ---- driver registration and reports */
 
 /* Any context: queue a report; an ERROR overrides a pending RESET. */
@@ -360,7 +360,6 @@ void mrc_offload_queue_report(struct mrc_offload_dev *od, u8 what,
 	}
 	spin_unlock_irqrestore(&od->report_lock, flags);
 }
-
 
 /* The device failed: everything to software until a reset. */
 static void mrc_offload_fail(struct mrc_offload_dev *od, const char *hook,

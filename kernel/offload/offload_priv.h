@@ -48,7 +48,7 @@ struct mrc_offload_dev {
 	u32				nconns;
 	bool				failed;
 	u16				steered_port;
-	spinlock_t			report_lock;
+	spinlock_t			report_lock;	/* report_*, IRQ-safe */
 	bool				report_pending;
 	bool				dead;
 	u8				report_what;

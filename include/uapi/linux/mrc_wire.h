@@ -20,8 +20,8 @@
 
 enum mrc_pkt_type {
 	MRC_PKT_DATA		= 1,	/* payload bytes */
-	MRC_PKT_SACK		= 2,	/* selective acknowledgement */
-	MRC_PKT_NACK		= 3,	/* negative acknowledgement */
+	MRC_PKT_SACK		= 2,	/* selective acknowledgment */
+	MRC_PKT_NACK		= 3,	/* negative acknowledgment */
 	MRC_PKT_PROBE		= 4,	/* path probe */
 	MRC_PKT_PROBE_REPLY	= 5,	/* answer to a probe, same EV */
 	MRC_PKT_SYN		= 6,	/* connection request */
@@ -68,7 +68,7 @@ struct mrc_data {
 #define MRC_SACK_CE	0x01	/* the triggering packet had CE set */
 
 /*
- * struct mrc_sack - selective acknowledgement (48 bytes).
+ * struct mrc_sack - selective acknowledgment (48 bytes).
  * @cum_psn:	every PSN before this one has been received
  * @sack_base:	first PSN covered by @bitmap (a multiple of 64)
  * @bitmap:	bit i set: PSN sack_base + i received
@@ -109,7 +109,7 @@ enum mrc_nack_reason {
 	MRC_NACK_UNEXPECTED		= 7,
 };
 
-/* struct mrc_nack - negative acknowledgement (16 bytes). */
+/* struct mrc_nack - negative acknowledgment (16 bytes). */
 struct mrc_nack {
 	__be32	psn;		/* the refused or trimmed PSN */
 	__be32	cum_psn;	/* as in SACK */
