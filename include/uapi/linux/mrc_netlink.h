@@ -54,7 +54,7 @@ enum mrc_cmd {
 	MRC_CMD_PATH_GET,	/* dump: PATH{CONN_ID} -> one PATH per EV */
 	MRC_CMD_PATH_SET,	/* do: PATH{CONN_ID, EV, STATE} */
 	MRC_CMD_PATH_PROBE,	/* do: PATH{CONN_ID, EV}: probe now */
-	MRC_CMD_STATS_GET,	/* do: -> STATS (global), then PLANE{ID, STATS} a plane */
+	MRC_CMD_STATS_GET,	/* dump: -> STATS (global), then PLANE{ID, STATS} a plane */
 
 	__MRC_CMD_MAX
 };
@@ -68,16 +68,21 @@ enum mrc_cmd {
  */
 enum mrc_event {
 	MRC_EVENT_UNSPEC = 128,
-	MRC_EVENT_PLANE_NEW,		/* PLANE */
+	MRC_EVENT_PLANE_NEW,		/* PLANE, REASON */
 	MRC_EVENT_PLANE_DEL,		/* PLANE, REASON */
-	MRC_EVENT_PLANE_UP,		/* PLANE: usable (state up, link up) */
+	MRC_EVENT_PLANE_UP,		/* PLANE, REASON: usable (state up, link up) */
 	MRC_EVENT_PLANE_DOWN,		/* PLANE, REASON: no longer usable */
-	MRC_EVENT_PROFILE_STATE,	/* EV_PROFILE or CC_PROFILE: state changed */
-	MRC_EVENT_EV_STATE,		/* PATH (profile or connection EV) */
+	MRC_EVENT_PROFILE_STATE,	/* EV_PROFILE or CC_PROFILE, REASON: state
+					 * changed
+					 */
+	MRC_EVENT_EV_STATE,		/* PATH (profile or connection EV), REASON
+					 * (profile EVs)
+					 */
 	MRC_EVENT_CONN_ESTABLISHED,	/* CONN */
 	MRC_EVENT_CONN_CLOSED,		/* CONN, REASON */
 	MRC_EVENT_OFFLOAD,		/* PLANE (with OFFLOAD), REASON: the
-					 * plane's offload changed state */
+					 * plane's offload changed state
+					 */
 
 	__MRC_EVENT_MAX
 };
@@ -94,9 +99,11 @@ enum mrc_event_reason {
 	MRC_REASON_OFFLOAD_ATTACH,	/* an offload driver took the plane */
 	MRC_REASON_OFFLOAD_ERROR,	/* a hook failed or the driver reported
 					 * an error: connections fell back to
-					 * software */
+					 * software
+					 */
 	MRC_REASON_OFFLOAD_RESET,	/* the device reset: its connections
-					 * fell back to software */
+					 * fell back to software
+					 */
 	MRC_REASON_OFFLOAD_GONE,	/* the driver unregistered (unbind) */
 };
 
@@ -176,7 +183,8 @@ enum mrc_plane_attr {
 	MRC_PLANE_ATTR_STATS,		/* nest: enum mrc_stats_attr, reply only */
 	MRC_PLANE_ATTR_PAD,
 	MRC_PLANE_ATTR_OFFLOAD,		/* nest: enum mrc_offload_attr; requests
-					 * carry MODE only */
+					 * carry MODE only
+					 */
 
 	__MRC_PLANE_ATTR_MAX
 };
@@ -194,25 +202,30 @@ enum mrc_offload_mode {
 	MRC_OFFLOAD_AUTO,	/* offload when a driver offers it (default) */
 	MRC_OFFLOAD_OFF,	/* software only */
 	MRC_OFFLOAD_ON,		/* offload required: setting it on a netdev
-				 * without an offload driver is refused */
+				 * without an offload driver is refused
+				 */
 };
 
 enum mrc_offload_state {
 	MRC_OFFLOAD_STATE_NONE,		/* software: no driver, or mode OFF */
 	MRC_OFFLOAD_STATE_ACTIVE,	/* new connections go to the device */
 	MRC_OFFLOAD_STATE_FAILED,	/* the device reported an error: software
-					 * until the driver reports a reset */
+					 * until the driver reports a reset
+					 */
 };
 
 /* What a device can do (MRC_OFFLOAD_ATTR_FEATURES). */
 enum mrc_offload_feature {
 	MRC_OFFLOAD_F_TX	= 1 << 0,	/* takes MRC packets to encapsulate
-						 * and send (TX hand-off) */
+						 * and send (TX hand-off)
+						 */
 	MRC_OFFLOAD_F_RX	= 1 << 1,	/* steers received MRC packets to
-						 * MRC (RX hand-off) */
+						 * MRC (RX hand-off)
+						 */
 	MRC_OFFLOAD_F_ACK_GEN	= 1 << 2,	/* generates ACKs */
 	MRC_OFFLOAD_F_NACK_GEN	= 1 << 3,	/* generates NACKs for trimmed
-						 * packets */
+						 * packets
+						 */
 	MRC_OFFLOAD_F_TRIM	= 1 << 4,	/* understands trimmed packets */
 	MRC_OFFLOAD_F_SEGMENT	= 1 << 5,	/* segments large sends */
 	MRC_OFFLOAD_F_IPV6	= 1 << 6,	/* all of the above over IPv6 */
@@ -229,7 +242,8 @@ enum mrc_offload_attr {
 	MRC_OFFLOAD_ATTR_STATE,		/* u8: enum mrc_offload_state */
 	MRC_OFFLOAD_ATTR_DRIVER,	/* string: the driver's name */
 	MRC_OFFLOAD_ATTR_API_VERSION,	/* u32: MRC_OFFLOAD_API_VERSION the
-					 * driver was built for */
+					 * driver was built for
+					 */
 	MRC_OFFLOAD_ATTR_FEATURES,	/* u32: enum mrc_offload_feature bits */
 	MRC_OFFLOAD_ATTR_EV_TABLE_SIZE,	/* u32: EVs per connection */
 	MRC_OFFLOAD_ATTR_MAX_CONNS,	/* u32: connections the device holds */
@@ -239,7 +253,8 @@ enum mrc_offload_attr {
 	MRC_OFFLOAD_ATTR_HOOK,		/* string: the hook that failed (events) */
 	MRC_OFFLOAD_ATTR_ERROR,		/* u32: its errno (events) */
 	MRC_OFFLOAD_ATTR_STATS,		/* nest: enum mrc_stats_attr, the device's
-					 * own counters read back */
+					 * own counters read back
+					 */
 
 	__MRC_OFFLOAD_ATTR_MAX
 };
@@ -275,7 +290,9 @@ enum mrc_ev_profile_attr {
 	MRC_EV_PROFILE_ATTR_MODE,	/* u8: enum mrc_ev_mode */
 	MRC_EV_PROFILE_ATTR_EV_COUNT,	/* u32: 1 .. MRC_MAX_EVS_PER_PROFILE */
 	MRC_EV_PROFILE_ATTR_EV_MIN_ACTIVE, /* u32: <= EV_COUNT */
-	MRC_EV_PROFILE_ATTR_EVENT_MASK,	/* u32: bits (1 << enum mrc_ev_state) */
+	MRC_EV_PROFILE_ATTR_EVENT_MASK,	/* u32: bits (1 << enum mrc_ev_state),
+					 * GOOD .. DENIED
+					 */
 	MRC_EV_PROFILE_ATTR_SEED,	/* u32: generated mode seed */
 	MRC_EV_PROFILE_ATTR_EVS,	/* nest: MRC_EV_PROFILE_ATTR_EV entries */
 	MRC_EV_PROFILE_ATTR_EV,		/* nest: enum mrc_ev_attr */
