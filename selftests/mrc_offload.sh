@@ -296,11 +296,25 @@ mode_off() {
 mrc_lib_check "offload off: the plane's traffic stays in software; auto brings it back" mode_off
 
 # ---- mid-transfer: error report, reset, driver removal
+# Wait (up to 10 s) until the background transfer's connection is bound
+# to host a's device on plane $1 and the client still runs: a fixed
+# sleep let a fast machine finish the transfer before the fault.
+wait_bound() {
+	local i
+	for ((i = 0; i < 50; i++)); do
+		[ "$(sim_count a "$1" conns)" -gt 0 ] 2> /dev/null && break
+		sleep 0.2
+	done
+	kill -0 "$bg_cpid" 2> /dev/null ||
+		{ echo "# the transfer ended before the fault"; return 1; }
+	[ "$i" -lt 50 ] || { echo "# no connection bound to plane $1"; return 1; }
+}
+
 mid_error() {
 	local before
 	before=$(stat_a 0 OffloadFallbacks)
 	background 48M error
-	sleep 2
+	wait_bound 0 || { background_done error; return 1; }
 	sim_set a 0 report_error 5
 	background_done error || return 1
 	echo "# fallbacks on plane 0: $before -> $(stat_a 0 OffloadFallbacks), state $(plane_a 0 .offload.state)"
@@ -313,7 +327,7 @@ mrc_lib_check "error reported mid-transfer: connections to software, nothing los
 
 mid_reset() {
 	background 48M reset
-	sleep 2
+	wait_bound 0 || { background_done reset; return 1; }
 	sim_set a 0 reset 1
 	sim_set a 1 reset 1
 	background_done reset &&
@@ -328,7 +342,7 @@ unbind() {
 		before=$((before + $(stat_a "$p" OffloadFallbacks)))
 	done
 	background 64M unbind
-	sleep 2
+	wait_bound 0 || { background_done unbind; return 1; }
 	for ((p = 0; p < PLANES; p++)); do
 		sim_id a "$p" > "$SIM/del_device" || return 1
 	done
