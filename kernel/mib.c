@@ -3,6 +3,8 @@
  * Per-netns MRC counters: increment, fold across CPUs, and the stable
  * name table printed by /proc/net/mrc_stat (and later by netlink).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/bug.h>
 
 #include "pernet.h"

@@ -3,6 +3,8 @@
  * Per network namespace state of MRC: allocation and teardown of
  * struct mrc_net, and its /proc/net/mrc_stat view.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/proc_fs.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>

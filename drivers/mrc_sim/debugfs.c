@@ -22,6 +22,8 @@
  * (the teardown holds it while it waits); new_device and del_device do,
  * and are removed at module exit before the devices go.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/seq_file.h>

@@ -5,6 +5,8 @@
  * any context, read through seq_file ("log" in debugfs). See struct
  * mrc_sim_log for the locking.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/seq_file.h>
 #include <linux/vmalloc.h>
 

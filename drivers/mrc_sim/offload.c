@@ -5,6 +5,8 @@
  * error and reset reports a device makes. Every hook counts its call;
  * the control hooks also log it (log.c).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 

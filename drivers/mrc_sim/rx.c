@@ -6,6 +6,8 @@
  * header. Everything else, and whatever mrc does not take, goes on to the
  * normal stack as it came. Softirq, under RCU.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/ip.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>

@@ -6,6 +6,8 @@
  * routed out of the sim's netdev. Atomic context (BHs off, under mrc's
  * connection spinlock), possibly on several CPUs at once.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/ip.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>

@@ -4,6 +4,8 @@
  * and the kill path that unhashes, stops and frees them. Locking and
  * lifetime rules are in conn.h.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/inetdevice.h>
 #include <linux/slab.h>
 #include <net/sock.h>

@@ -7,6 +7,8 @@
  * a listener when it is a SYN, or answered with a RST; every drop is
  * counted by reason, per netns and per plane.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/inetdevice.h>
 #include <linux/ipv6.h>
 #include <linux/skbuff.h>
@@ -35,13 +37,15 @@ static bool mrc_demux_ce(const struct sk_buff *skb)
  * Planes the peer did not advertise are left to the core, which counts
  * them the same; so is the SYN_ACK, which may come from another of the
  * server's addresses than the one connect() named.
- * Called with conn->lock held.
+ * Called with conn->lock held, conn->core set.
  */
-static bool mrc_demux_from_peer(const struct mrc_core *core, u32 plane,
+static bool mrc_demux_from_peer(const struct mrc_conn *conn, u32 plane,
 				const struct sk_buff *skb)
 {
+	const struct mrc_core *core = conn->core;
 	const struct mrc_core_plane *peer;
 
+	lockdep_assert_held(&conn->lock);
 	if (mrc_core_state(core) == MRC_CORE_SYN_SENT)
 		return true;
 	peer = mrc_core_peer_plane(core, plane);
@@ -65,7 +69,7 @@ static int mrc_demux_to_conn(struct mrc_net *mn, const struct mrc_pkt *pkt,
 	if (!conn)
 		return reason;
 	spin_lock(&conn->lock);
-	if (conn->core && !mrc_demux_from_peer(conn->core, plane, skb))
+	if (conn->core && !mrc_demux_from_peer(conn, plane, skb))
 		reason = MRC_DROP_PLANE;
 	else if (conn->core)
 		reason = mrc_core_input(conn->core, pkt, plane, ce);

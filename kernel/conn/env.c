@@ -2,8 +2,13 @@
 /*
  * The kernel environment of the protocol core: clock, the connection's
  * hrtimer, UDP transmit, delivery into the socket, state notes, memory and
- * randomness. Every callback runs under the connection's spinlock.
+ * randomness. Every callback runs under the connection's spinlock, which
+ * xmit, deliver and notify assert; alloc, free and timer_arm also run
+ * from mrc_core_create() and mrc_core_destroy(), before the connection is
+ * published and after it is unhashed, without it.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/ktime.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -38,6 +43,7 @@ static int mrc_env_xmit(void *ctx, u32 plane, u32 ev, const void *hdr,
 {
 	struct mrc_conn *conn = ctx;
 
+	lockdep_assert_held(&conn->lock);
 	/* A read-only query of the calling core: safe inside a callback. */
 	return mrc_udp_xmit_conn(conn, plane,
 				 mrc_core_peer_plane(conn->core, plane), ev,

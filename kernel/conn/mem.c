@@ -6,6 +6,8 @@
  * /proc/net/mrc_stat shows the bytes in use (MemBytes), the limit
  * (MemMax) and how many charges the limit refused (MemRefused).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/atomic.h>
 #include <linux/mm.h>
 #include <linux/seq_file.h>

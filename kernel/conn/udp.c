@@ -6,6 +6,8 @@
  * produced, with the EV as UDP source port (and IPv6 flow label) and
  * ECT(0) set.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/inetdevice.h>
 #include <linux/ipv6.h>
 #include <linux/skbuff.h>

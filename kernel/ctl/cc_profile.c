@@ -5,6 +5,8 @@
  * control API (mrc_ctl_modify_cc_profile()): OFFLINE needs the algorithm,
  * ONLINE needs its configuration; ONLINE profiles may be tuned.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <net/netlink.h>

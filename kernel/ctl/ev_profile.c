@@ -4,6 +4,8 @@
  * state changes with the ev_min_active guard, and the INIT/OFFLINE/ONLINE
  * state machine of the OCP MRC control API (mrc_ctl_modify_ev_profile()).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/bitmap.h>
 #include <linux/random.h>
 #include <linux/slab.h>

@@ -5,6 +5,8 @@
  * nl_plane.c, nl_profile.c and nl_conn.c. Spec: include/uapi/linux/
  * mrc_netlink.h and mrc_netlink.yaml.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <net/genetlink.h>
 #include <net/netlink.h>
 

@@ -5,6 +5,8 @@
  * state), PATH_PROBE, and the connection/EV events. Every read takes a
  * snapshot under the connection's spinlock, then fills the message.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <net/genetlink.h>
 
 #include "pernet.h"
@@ -92,6 +94,8 @@ struct mrc_conn_snap {
 /* Under conn->lock. */
 static void __mrc_conn_snap(struct mrc_conn *conn, struct mrc_conn_snap *s)
 {
+	lockdep_assert_held(&conn->lock);
+
 	s->conn = conn;
 	s->state = conn->state;
 	s->has_stats = conn->core;
@@ -396,6 +400,8 @@ void mrc_nl_event_conn(struct mrc_conn *conn, u8 event, u8 reason)
 	struct sk_buff *msg;
 	void *hdr;
 
+	lockdep_assert_held(&conn->lock);
+
 	if (!genl_has_listeners(&mrc_genl_family, net, 0))
 		return;
 	s = kmalloc(sizeof(*s), GFP_ATOMIC);
@@ -422,6 +428,8 @@ void mrc_nl_event_conn_ev(struct mrc_conn *conn, u32 idx)
 	struct mrc_core_ev_info ev;
 	struct sk_buff *msg;
 	void *hdr;
+
+	lockdep_assert_held(&conn->lock);
 
 	if (!conn->core || mrc_core_ev_get(conn->core, idx, &ev))
 		return;

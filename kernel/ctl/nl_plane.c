@@ -4,6 +4,8 @@
  * (STATS_GET). Locking: rtnl_lock() then mrc_net.lock around every change,
  * mrc_net.lock alone for reads; replies and events are built under it.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/rtnetlink.h>
 #include <net/addrconf.h>
 #include <net/genetlink.h>
@@ -188,6 +190,8 @@ static struct mrc_plane *mrc_nl_plane_lookup(struct mrc_net *mn,
 {
 	struct nlattr *nest = info->attrs[MRC_ATTR_PLANE];
 	struct mrc_plane *pl;
+
+	lockdep_assert_held(&mn->lock);
 
 	if (MRC_NL_REQUIRE(info->extack, nest, tb, MRC_PLANE_ATTR_ID,
 			   "missing plane id"))

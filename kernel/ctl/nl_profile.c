@@ -6,6 +6,8 @@
  * xarray (RCU readers see old or new, never a mix); the old one is freed
  * after a grace period. All under mrc_net.lock.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <net/genetlink.h>
 
 #include "pernet.h"
@@ -335,6 +337,8 @@ mrc_nl_profile_lookup(const struct mrc_nl_profile_type *t, struct mrc_net *mn,
 {
 	struct mrc_profile_hdr *p;
 
+	lockdep_assert_held(&mn->lock);
+
 	if (MRC_NL_REQUIRE(info->extack, info->attrs[t->attr], tb, t->id_attr,
 			   "missing profile id"))
 		return ERR_PTR(-EINVAL);
@@ -352,6 +356,8 @@ static int mrc_nl_profile_insert(const struct mrc_nl_profile_type *t,
 				 struct nlattr **tb, struct netlink_ext_ack *extack)
 {
 	int err;
+
+	lockdep_assert_held(&mn->lock);
 
 	if (tb[t->id_attr]) {
 		err = xa_insert(t->table(mn), p->id, p, GFP_KERNEL);

@@ -4,6 +4,8 @@
  * plane in step with its netdev (NETDEV_UP/DOWN/CHANGE set the link state,
  * NETDEV_UNREGISTER removes the plane and drops the device reference).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/inetdevice.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>

@@ -15,6 +15,8 @@
  * a reference on their connection and go when the connection is killed,
  * when the device fails or unbinds, or when the plane goes.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>

@@ -5,6 +5,8 @@
  * data path's TX and RX hand-off. Locking and lifetimes in offload.h and
  * offload_priv.h.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/slab.h>
 #include <linux/udp.h>
 
@@ -54,6 +56,8 @@ static bool mrc_offload_describe(struct mrc_conn *conn, u32 plane,
 	struct mrc_core_ev_info ev;
 	u32 idx;
 
+	lockdep_assert_held(&conn->lock);
+
 	if (!conn->core || mrc_core_ev_count(conn->core) != nevs)
 		return false;
 	peer = mrc_core_peer_plane(conn->core, plane);
@@ -81,6 +85,8 @@ static int mrc_offload_program_evs(struct mrc_offload_binding *b, u32 nevs)
 	struct mrc_core_ev_info ev;
 	int err;
 	u32 idx;
+
+	lockdep_assert_held(&b->conn->lock);
 
 	for (idx = 0; idx < nevs; idx++) {
 		if (b->slot_of[idx] == U16_MAX ||
@@ -182,6 +188,8 @@ static void mrc_offload_bind(struct mrc_offload_dev *od, struct mrc_conn *conn)
 	u32 nevs;
 	int err;
 
+	lockdep_assert_held(&mrc_offload_lock);
+
 	spin_lock_bh(&conn->lock);
 	nevs = conn->core ? mrc_core_ev_count(conn->core) : 0;
 	spin_unlock_bh(&conn->lock);
@@ -245,6 +253,8 @@ void mrc_offload_conn_established(struct mrc_conn *conn)
 {
 	struct mrc_offload_setup *s;
 
+	lockdep_assert_held(&conn->lock);
+
 	if (!atomic_read(&mrc_offload_planes))
 		return;
 	s = kmalloc(sizeof(*s), GFP_ATOMIC);
@@ -267,6 +277,8 @@ void mrc_offload_conn_ev_changed(struct mrc_conn *conn, u32 idx)
 	struct mrc_conn_offload *co;
 	struct mrc_core_ev_info ev;
 	int err;
+
+	lockdep_assert_held(&conn->lock);
 
 	rcu_read_lock();
 	co = rcu_dereference(conn->offload);

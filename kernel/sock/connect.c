@@ -5,6 +5,8 @@
  * it, and the core's state notes turned into socket state and wake-ups.
  * The passive side is listen.c.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/slab.h>
 #include <net/ip6_route.h>
 #include <net/route.h>
@@ -187,6 +189,8 @@ out:
 void mrc_sock_notify(struct mrc_conn *conn, int note, u32 arg)
 {
 	struct sock *sk = conn->sk;
+
+	lockdep_assert_held(&conn->lock);
 
 	switch (note) {
 	case MRC_NOTE_ESTABLISHED:

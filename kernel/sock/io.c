@@ -5,6 +5,8 @@
  * reads (SOCK_STREAM: bytes; SOCK_SEQPACKET: whole messages, queued only
  * once complete), poll() and shutdown().
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/mm.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
@@ -239,6 +241,8 @@ int mrc_sock_deliver(struct mrc_conn *conn, const void *data, u32 len,
 	struct sock *sk = conn->sk;
 	struct sk_buff *skb;
 
+	lockdep_assert_held(&conn->lock);
+
 	if (conn->orphan || (sk->sk_shutdown & RCV_SHUTDOWN))
 		return 0;	/* nobody will read it: discard */
 	skb = alloc_skb(len, GFP_ATOMIC | __GFP_NOWARN);
@@ -290,6 +294,8 @@ static u32 mrc_sock_space(struct mrc_conn *conn)
 	int held = atomic_read(&sk->sk_rmem_alloc) - partial;
 	int space = rcvbuf - max(held, 0);
 
+	lockdep_assert_held(&conn->lock);
+
 	return max(space, 0);
 }
 
@@ -314,6 +320,8 @@ void mrc_sock_rcv_space(struct sock *sk)
  */
 void mrc_sock_partial_space(struct mrc_conn *conn)
 {
+	lockdep_assert_held(&conn->lock);
+
 	if (!conn->rx_partial_grew || !conn->core)
 		return;
 	conn->rx_partial_grew = false;

@@ -5,6 +5,8 @@
  * socket lock: see mrc_listen_syn()); duplicate SYNs of a peer already
  * being answered, refusals when no one listens or the backlog is full.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/slab.h>
 #include <net/sock.h>
 

@@ -5,6 +5,8 @@
  * proto_ops tables. Connection set-up is in sock_conn.c, data in
  * sock_io.c.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/net.h>
 #include <linux/random.h>
 #include <linux/socket.h>
