@@ -6,7 +6,7 @@
  * control plane shows.
  *
  * Locking: @lock (a spinlock, BHs off in process context) serialises every
- * call into @core; the core's environment callbacks (conn_env.c) run under
+ * call into @core; the core's environment callbacks (env.c) run under
  * it. It nests inside lock_sock() and mrc_net.lock and outside the socket
  * queue locks. RX looks connections up under RCU and takes a reference.
  *
@@ -50,7 +50,7 @@ struct mrc_conn {
 	/*
 	 * seqpacket: segments of the message being received, their truesize
 	 * (charged to sk_rmem_alloc, but not readable yet) and whether this
-	 * input added one (sock_io.c, mrc_sock_partial_space()); under @lock
+	 * input added one (sock/io.c, mrc_sock_partial_space()); under @lock
 	 */
 	struct sk_buff_head	rx_partial;
 	u32			rx_partial_truesize;

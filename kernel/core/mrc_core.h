@@ -5,7 +5,7 @@
  * machine, the EV set and EV states, SACK/NACK generation and processing,
  * retransmission, reassembly and NSCC congestion control. It does no I/O,
  * keeps no clock and takes no lock: everything outside comes through
- * struct mrc_core_env, so mrc.ko (kernel/conn_env.c) and the userspace
+ * struct mrc_core_env, so mrc.ko (kernel/conn/env.c) and the userspace
  * library (host tests with a fake clock, fuzzers, simulator) run the same
  * code.
  *

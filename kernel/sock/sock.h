@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * AF_MRC sockets: struct mrc_sock and what the socket files share
- * (socket.c: family, bind, options; sock_conn.c: connect, listen, accept;
- * sock_io.c: send, receive, poll, shutdown).
+ * (socket.c: family, bind, options; connect.c: connect; listen.c: listen,
+ * accept; io.c: send, receive, poll, shutdown).
  *
  * Locking: lock_sock() serialises the socket calls of one socket and
  * protects @local, @peer, @port and the options. The connection's spinlock

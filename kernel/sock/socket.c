@@ -2,8 +2,8 @@
 /*
  * The AF_MRC socket family: socket creation for SOCK_STREAM and
  * SOCK_SEQPACKET, service ports (bind), names, options, release and the
- * proto_ops tables. Connection set-up is in sock_conn.c, data in
- * sock_io.c.
+ * proto_ops tables. Connection set-up is in connect.c and listen.c, data in
+ * io.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

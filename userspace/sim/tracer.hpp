@@ -4,7 +4,7 @@
 //
 // Lines have the shape of /sys/kernel/tracing/trace_pipe:
 //   "mrc-netsim-<host> [000] ..... <s>.<ns>: <event>: <fields>"
-// with the module's tracepoints (kernel/trace.h: mrc_tx, mrc_rx, mrc_ack,
+// with the module's tracepoints (kernel/conn/trace.h: mrc_tx, mrc_rx, mrc_ack,
 // mrc_loss, mrc_nack with "netns= conn= psn= plane= ev= len= rtt_us= arg=
 // ce=", and mrc_ev_state), netns being the host's index and conn the
 // connection's token as mrcctl shows it. Three events are the
