@@ -45,13 +45,7 @@ void mrc_mib_inc(struct net *net, enum mrc_mib_field field)
 
 u64 mrc_mib_read(struct net *net, enum mrc_mib_field field)
 {
-	struct mrc_net *mn = mrc_pernet(net);
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu_ptr(mn->mib, cpu)->mibs[field];
-	return sum;
+	return MRC_MIB_FOLD(mrc_pernet(net)->mib, field);
 }
 
 const char *mrc_mib_name(enum mrc_mib_field field)

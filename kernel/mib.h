@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Per-netns MRC counters: one enum, one stable name per entry (mib.c).
- * Tests and tools refer to the counters by these names.
+ * Counters, one pattern for all: an enum of fields, a table of stable
+ * names (tests and tools refer to counters by them), per-cpu storage as
+ * a struct with `unsigned long mibs[MAX]` added to with this_cpu ops from
+ * any context, and MRC_MIB_FOLD() to read a field. The netns table is
+ * here (mib.c), the plane table in ctl/plane.[ch]. A connection's
+ * counters are the core's (struct mrc_core_stats, struct
+ * mrc_core_ev_info), read under its lock; ctl/nl_conn.c names them with
+ * tables of the same kind.
  */
 #ifndef __MRC_MIB_H
 #define __MRC_MIB_H
@@ -52,6 +58,16 @@ static_assert(MRC_MIB_RXDROP_FIRST + MRC_DROP_MAX == __MRC_MIB_MAX);
 struct mrc_mib {
 	unsigned long mibs[MRC_MIB_MAX];
 };
+
+/* The sum over CPUs of field @field of the per-cpu MIB table @pcpu. */
+#define MRC_MIB_FOLD(pcpu, field) ({					\
+	u64 __sum = 0;							\
+	int __cpu;							\
+									\
+	for_each_possible_cpu(__cpu)					\
+		__sum += per_cpu_ptr(pcpu, __cpu)->mibs[field];		\
+	__sum;								\
+})
 
 void mrc_mib_inc(struct net *net, enum mrc_mib_field field);
 u64 mrc_mib_read(struct net *net, enum mrc_mib_field field);

@@ -14,13 +14,20 @@
 #include "ctl/netlink.h"
 #include "conn/trace.h"
 
-/* Counter names of a connection (CONN_GET) and an EV (PATH_GET). */
-#define MRC_STAT(name, field) { name, offsetof(struct mrc_core_stats, field) }
-
-static const struct {
+/*
+ * Counter names of a connection (CONN_GET) and an EV (PATH_GET): u64
+ * fields of the core's snapshots, in the order they are sent (mib.h).
+ */
+struct mrc_nl_stat {
 	const char	*name;
 	size_t		off;
-} mrc_conn_stats[] = {
+};
+
+#define MRC_STAT(name, field) { name, offsetof(struct mrc_core_stats, field) }
+#define MRC_EV_STAT(name, field) \
+	{ name, offsetof(struct mrc_core_ev_info, field) }
+
+static const struct mrc_nl_stat mrc_conn_stats[] = {
 	MRC_STAT("TxPkts", tx_pkts),
 	MRC_STAT("TxDataPkts", tx_data_pkts),
 	MRC_STAT("TxDataBytes", tx_data_bytes),
@@ -48,22 +55,42 @@ static const struct {
 	MRC_STAT("LongestStallUs", longest_stall_us),
 };
 
+static const struct mrc_nl_stat mrc_ev_stats[] = {
+	MRC_EV_STAT("TxPkts", tx_pkts),
+	MRC_EV_STAT("TxBytes", tx_bytes),
+	MRC_EV_STAT("RetxPkts", retx_pkts),
+	MRC_EV_STAT("AckedPkts", acked_pkts),
+	MRC_EV_STAT("Losses", losses),
+	MRC_EV_STAT("CeMarks", ce_marks),
+	MRC_EV_STAT("Nacks", nacks),
+};
+
+/* Each u64 counter of @table, read from the snapshot at @base. */
+static int mrc_nl_put_stat_table(struct sk_buff *skb, const void *base,
+				 const struct mrc_nl_stat *table, int n)
+{
+	u64 value;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&value, (const u8 *)base + table[i].off, sizeof(value));
+		if (mrc_nl_put_stat(skb, table[i].name, value))
+			return -EMSGSIZE;
+	}
+	return 0;
+}
+
 static int mrc_nl_put_conn_stats(struct sk_buff *skb,
 				 const struct mrc_core_stats *st)
 {
 	struct nlattr *nest = nla_nest_start(skb, MRC_CONN_ATTR_STATS);
-	const u8 *base = (const u8 *)st;
-	u64 value;
 	int i;
 
 	if (!nest)
 		return -EMSGSIZE;
-	for (i = 0; i < ARRAY_SIZE(mrc_conn_stats); i++) {
-		memcpy(&value, base + mrc_conn_stats[i].off, sizeof(value));
-		if (mrc_nl_put_stat(skb, mrc_conn_stats[i].name, value))
-			goto err;
-	}
-	if (mrc_nl_put_stat(skb, "SrttUs", st->srtt_us) ||
+	if (mrc_nl_put_stat_table(skb, st, mrc_conn_stats,
+				  ARRAY_SIZE(mrc_conn_stats)) ||
+	    mrc_nl_put_stat(skb, "SrttUs", st->srtt_us) ||
 	    mrc_nl_put_stat(skb, "RtoUs", st->rto_us) ||
 	    mrc_nl_put_stat(skb, "Cwnd", st->cwnd) ||
 	    mrc_nl_put_stat(skb, "InflightBytes", st->inflight_bytes) ||
@@ -240,14 +267,8 @@ static int mrc_nl_fill_path(struct sk_buff *skb, u32 conn_id,
 	    nla_put_u32(skb, MRC_PATH_ATTR_RTT_US, ev->srtt_us))
 		goto err;
 	st = nla_nest_start(skb, MRC_PATH_ATTR_STATS);
-	if (!st ||
-	    mrc_nl_put_stat(skb, "TxPkts", ev->tx_pkts) ||
-	    mrc_nl_put_stat(skb, "TxBytes", ev->tx_bytes) ||
-	    mrc_nl_put_stat(skb, "RetxPkts", ev->retx_pkts) ||
-	    mrc_nl_put_stat(skb, "AckedPkts", ev->acked_pkts) ||
-	    mrc_nl_put_stat(skb, "Losses", ev->losses) ||
-	    mrc_nl_put_stat(skb, "CeMarks", ev->ce_marks) ||
-	    mrc_nl_put_stat(skb, "Nacks", ev->nacks))
+	if (!st || mrc_nl_put_stat_table(skb, ev, mrc_ev_stats,
+					 ARRAY_SIZE(mrc_ev_stats)))
 		goto err;
 	nla_nest_end(skb, st);
 	nla_nest_end(skb, nest);

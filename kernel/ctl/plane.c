@@ -42,12 +42,7 @@ const char *mrc_plane_mib_name(int field)
 
 u64 mrc_plane_mib_read(const struct mrc_plane *pl, int field)
 {
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu_ptr(pl->mib, cpu)->mibs[field];
-	return sum;
+	return MRC_MIB_FOLD(pl->mib, field);
 }
 
 /* called with mn->lock held */

@@ -65,7 +65,7 @@ static void mrc_offload_event(const struct mrc_plane *pl, u8 reason,
 /* A hook failed in process context: count it and tell listeners. */
 void mrc_offload_hook_failed(struct mrc_plane *pl, const char *hook, int err)
 {
-	mrc_offload_mib_inc(pl, MRC_PLANE_MIB_OFFLOAD_ERRORS);
+	mrc_plane_mib_add(pl, MRC_PLANE_MIB_OFFLOAD_ERRORS, 1);
 	mrc_offload_event(pl, MRC_REASON_OFFLOAD_ERROR, hook, err);
 }
 
@@ -90,7 +90,7 @@ static void mrc_offload_unbind_all(struct mrc_offload_dev *od,
 		co = rcu_dereference_protected(b->conn->offload,
 					       lockdep_is_held(&mrc_offload_lock));
 		RCU_INIT_POINTER(co->plane[b->pl->id], NULL);
-		mrc_offload_mib_inc(b->pl, MRC_PLANE_MIB_OFFLOAD_FALLBACKS);
+		mrc_plane_mib_add(b->pl, MRC_PLANE_MIB_OFFLOAD_FALLBACKS, 1);
 	}
 	list_splice_init(&od->bindings, gone);
 	od->nconns = 0;

@@ -215,11 +215,11 @@ static void mrc_offload_bind(struct mrc_offload_dev *od, struct mrc_conn *conn)
 	}
 	list_add_tail(&b->node, &od->bindings);
 	od->nconns++;
-	mrc_offload_mib_inc(b->pl, MRC_PLANE_MIB_OFFLOAD_CONNS);
+	mrc_plane_mib_add(b->pl, MRC_PLANE_MIB_OFFLOAD_CONNS, 1);
 	return;
 
 failed:
-	mrc_offload_mib_inc(b->pl, MRC_PLANE_MIB_OFFLOAD_CONNFAIL);
+	mrc_plane_mib_add(b->pl, MRC_PLANE_MIB_OFFLOAD_CONNFAIL, 1);
 	mrc_offload_hook_failed(b->pl, hook, err);
 free:
 	mrc_offload_binding_free(b);
@@ -362,10 +362,10 @@ int mrc_offload_xmit(struct mrc_offload_binding *b, struct mrc_plane *pl,
 		return -EOPNOTSUPP;
 	err = od->ops->xmit(od->dev, b->handle, skb, &tx);
 	if (!err) {
-		mrc_offload_mib_inc(pl, MRC_PLANE_MIB_OFFLOAD_TXPKTS);
+		mrc_plane_mib_add(pl, MRC_PLANE_MIB_OFFLOAD_TXPKTS, 1);
 		return 0;
 	}
-	mrc_offload_mib_inc(pl, MRC_PLANE_MIB_OFFLOAD_TXFALLBACK);
+	mrc_plane_mib_add(pl, MRC_PLANE_MIB_OFFLOAD_TXFALLBACK, 1);
 	mrc_offload_queue_report(od, MRC_OFFLOAD_REPORT_ERROR, "xmit", err);
 	return err;
 }
@@ -376,7 +376,7 @@ int mrc_offload_rx(struct mrc_offload_dev *od, struct sk_buff *skb, bool ce)
 
 	if (!pl || udp_hdr(skb)->dest != htons(READ_ONCE(pl->port)))
 		return -ENOENT;
-	mrc_offload_mib_inc(pl, MRC_PLANE_MIB_OFFLOAD_RXPKTS);
+	mrc_plane_mib_add(pl, MRC_PLANE_MIB_OFFLOAD_RXPKTS, 1);
 	/* mrc_demux_input() takes the packet at its UDP header. */
 	skb_push(skb, skb->data - skb_transport_header(skb));
 	mrc_demux_input(pl, skb, ce);

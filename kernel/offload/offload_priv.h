@@ -71,11 +71,6 @@ struct mrc_offload_binding {
 	u16				*slot_of;
 };
 
-static inline void mrc_offload_mib_inc(struct mrc_plane *pl, int field)
-{
-	this_cpu_inc(pl->mib->mibs[field]);
-}
-
 void mrc_offload_hook_failed(struct mrc_plane *pl, const char *hook, int err);
 void mrc_offload_queue_report(struct mrc_offload_dev *od, u8 what,
 			      const char *hook, int err);
