@@ -30,7 +30,7 @@ extern const struct nla_policy mrc_path_policy[MRC_PATH_ATTR_MAX + 1];
 /* Fill one object nest; -EMSGSIZE when @skb is full. */
 int mrc_nl_fill_plane(struct sk_buff *skb, const struct mrc_plane *pl,
 		      bool with_stats);
-/* A plane in an offload event, mrc_offload_lock held (offload.c). */
+/* A plane in an offload event, mrc_offload_lock held (offload/registry.c). */
 int mrc_nl_fill_plane_note(struct sk_buff *skb, const struct mrc_plane *pl,
 			   const char *hook, int err);
 int mrc_nl_fill_ev_profile(struct sk_buff *skb, const struct mrc_ev_profile *p,

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * mrc's side of NIC offload (offload.c): the registry of offload devices
+ * mrc's side of NIC offload (registry.c): the registry of offload devices
  * (include/net/mrc_offload.h is the driver's side), which plane each one
  * serves, and the bindings of connections to devices.
  *
- * Locking: mrc_offload_lock (a mutex in offload.c) guards the registry,
+ * Locking: mrc_offload_lock (a mutex in registry.c) guards the registry,
  * every plane <-> device association (mrc_plane.offload, the device's
  * plane), the binding lists and every process-context hook call. Order:
  * rtnl_lock, mrc_net.lock, mrc_offload_lock, a connection's spinlock.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Internals shared by offload.c (registry, planes, reports) and
+ * Internals shared by registry.c (registry, planes, reports) and
  * offload_conn.c (connections and the data path). Locking in offload.h.
  */
 #ifndef __MRC_OFFLOAD_PRIV_H
