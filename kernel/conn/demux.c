@@ -9,17 +9,18 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/inetdevice.h>
 #include <linux/ipv6.h>
 #include <linux/skbuff.h>
-#include <net/addrconf.h>
 #include <net/inet_ecn.h>
-#include <net/ip6_route.h>
-#include <net/ipv6_stubs.h>
-#include <net/route.h>
+#include <net/ip.h>
 #include <net/udp.h>
-#include <net/udp_tunnel.h>
+
+#include "conn/conn.h"
 #include "conn/demux.h"
+#include "conn/udp.h"
+#include "ctl/plane.h"
+#include "pernet.h"
+#include "sock/sock.h"
 
 static bool mrc_demux_ce(const struct sk_buff *skb)
 {

@@ -22,15 +22,14 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/types.h>
 
-/* The kernel's own names, from the uapi types they are made of. */
-typedef __u8 u8;
-typedef __u16 u16;
-typedef __u32 u32;
-typedef __u64 u64;
-typedef __s32 s32;
-typedef __s64 s64;
+/* The kernel's names for <stdint.h>'s types (the very same types). */
+typedef __UINT8_TYPE__ u8;
+typedef __UINT16_TYPE__ u16;
+typedef __UINT32_TYPE__ u32;
+typedef __UINT64_TYPE__ u64;
+typedef __INT32_TYPE__ s32;
+typedef __INT64_TYPE__ s64;
 
 static inline u16 get_unaligned_be16(const void *p)
 {

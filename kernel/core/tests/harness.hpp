@@ -263,6 +263,25 @@ inline bool Drain(Net& net, uint64_t limit_us = 30 * kSec) {
       net.now + limit_us);
 }
 
+// Runs until each end received, in order and intact, all the other had to
+// send, and saw all its own acknowledged.
+inline ::testing::AssertionResult DrainBoth(Net& net, uint64_t limit_us = 30 * kSec) {
+  if (!net.RunUntil(
+          [&] {
+            return net.b.rx.size() == net.a.to_send && net.a.rx.size() == net.b.to_send &&
+                   net.a.Stats().acked_bytes == net.a.to_send &&
+                   net.b.Stats().acked_bytes == net.b.to_send;
+          },
+          net.now + limit_us)) {
+    return ::testing::AssertionFailure() << "transfers both ways did not finish";
+  }
+  if (net.b.rx != Pattern(net.a.seed, net.a.to_send) ||
+      net.a.rx != Pattern(net.b.seed, net.b.to_send)) {
+    return ::testing::AssertionFailure() << "received bytes differ from the pattern";
+  }
+  return ::testing::AssertionSuccess();
+}
+
 }  // namespace mrc_test
 
 // NOLINTEND(cppcoreguidelines-pro-type-union-access)
