@@ -3,6 +3,8 @@
 # target kernel's virtio, 9p, virtio-net and UDP tunnel modules in load
 # order.
 # Usage: initramfs.sh KVER OUT.cpio.gz
+# KVER "builtin": a kernel with those drivers built in (the debug kernel),
+# so the initramfs carries no module.
 set -eu
 kver=$1
 out=$2
@@ -19,6 +21,8 @@ chmod 755 "$work/init"
 # Dependencies first, each module once, in the order modprobe would use.
 # udp_tunnel and ip6_udp_tunnel are mrc.ko's dependencies: tests insmod
 # mrc.ko from the build tree, where modprobe cannot resolve them.
+: > "$work/modules/order"
+[ "$kver" = builtin ] ||
 for m in virtio_pci 9pnet_virtio 9p virtio_net udp_tunnel ip6_udp_tunnel; do
 	modprobe --show-depends -S "$kver" "$m"
 done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' |

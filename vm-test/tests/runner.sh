@@ -35,6 +35,10 @@ echo "TAP version 13"
 expect_status 2 "no command is a usage error" --timeout 30
 expect_output "usage error explains itself" "no command given after --"
 expect_status 2 "bad option value is a usage error" --guests 0 -- true
+expect_status 2 "--kernel that cannot be read is a usage error" \
+	--kernel "$src/build/no-such-bzImage" -- true
+expect_output "--kernel error names the image" 'cannot read ".*no-such-bzImage"'
+expect_status 2 "--modules without --kernel is a usage error" --modules "$src" -- true
 
 # One boot checks the guest's view of the world.
 guest_checks='set -e
