@@ -31,7 +31,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-grep -qw mrc /proc/modules || insmod "$src/kernel/mrc.ko" || exit 1
+grep -qw mrc /proc/modules || insmod "${MRC_KO:-$src/kernel/mrc.ko}" || exit 1
 
 # Every host's connection counters, each second until $work/done exists.
 sample_conns() {

@@ -25,7 +25,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-grep -qw mrc /proc/modules || insmod "$src/kernel/mrc.ko" || exit 1
+grep -qw mrc /proc/modules || insmod "${MRC_KO:-$src/kernel/mrc.ko}" || exit 1
 
 
 # $1: name, $2: mode options (both sides), $3: size options (client),

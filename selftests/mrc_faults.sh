@@ -35,7 +35,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-grep -qw mrc /proc/modules || insmod "$src/kernel/mrc.ko" || exit 1
+grep -qw mrc /proc/modules || insmod "${MRC_KO:-$src/kernel/mrc.ko}" || exit 1
 
 # Packets with a bad UDP checksum on both hosts: the UDP stack checks the
 # checksum before it hands a datagram to MRC's encapsulation socket.

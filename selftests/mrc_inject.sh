@@ -55,7 +55,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-grep -qw mrc /proc/modules || insmod "$src/kernel/mrc.ko" || exit 1
+grep -qw mrc /proc/modules || insmod "${MRC_KO:-$src/kernel/mrc.ko}" || exit 1
 [ -x "$INJECT" ] || { echo "# $INJECT not built (make selftests)"; exit 4; }
 
 # The other host: $1 a|b.

@@ -25,7 +25,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-grep -qw mrc /proc/modules || insmod "$src/kernel/mrc.ko" || exit 1
+grep -qw mrc /proc/modules || insmod "${MRC_KO:-$src/kernel/mrc.ko}" || exit 1
 
 # shellcheck disable=SC2016 # an awk program
 stat_of() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/mrc_stat; }
@@ -159,7 +159,7 @@ unload_busy() {
 # kernel log stays clean (the runner checks it), and it loads again.
 unload_clean() {
 	mrc_dp_module_unused && rmmod mrc && ! grep -qw mrc /proc/modules &&
-		insmod "$src/kernel/mrc.ko"
+		insmod "${MRC_KO:-$src/kernel/mrc.ko}"
 }
 
 mrc_lib_check "topology: two hosts, $PLANES planes" topo_two_hosts "$PLANES"

@@ -73,7 +73,7 @@ mrc_lib_expect_event() {
 }
 
 echo "TAP version 13"
-grep -qw mrc /proc/modules || insmod "$src/kernel/mrc.ko"
+grep -qw mrc /proc/modules || insmod "${MRC_KO:-$src/kernel/mrc.ko}"
 ip netns add "$ns"
 ip netns add "$ns_other"
 for i in 0 1; do
@@ -223,5 +223,5 @@ mrc_lib_check "monitor exits 0 on SIGTERM" test "$rc" -eq 0
 # --- module unload with planes configured
 mrc_lib_check "rmmod with a configured plane" rmmod mrc
 mrc_lib_check "its netdev is free afterwards" timeout 20 ip -n "$ns" link del va0
-mrc_lib_check "module loads again" insmod "$src/kernel/mrc.ko"
+mrc_lib_check "module loads again" insmod "${MRC_KO:-$src/kernel/mrc.ko}"
 exit 0

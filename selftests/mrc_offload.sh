@@ -13,7 +13,7 @@ src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=selftests/lib/guest.sh
 . "$src/selftests/lib/guest.sh"
 
-SIM_KO=$src/drivers/mrc_sim/mrc_sim.ko
+SIM_KO=${MRC_SIM_KO:-$src/drivers/mrc_sim/mrc_sim.ko}
 SIM=/sys/kernel/debug/mrc_sim
 PLANES=4
 PEER=10.100.0.2
@@ -29,7 +29,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-grep -qw mrc /proc/modules || insmod "$src/kernel/mrc.ko" || exit 1
+grep -qw mrc /proc/modules || insmod "${MRC_KO:-$src/kernel/mrc.ko}" || exit 1
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 
 na() { topo_exec a "$@"; }

@@ -33,7 +33,7 @@ if [ "${MRC_VM:-}" != 1 ] || [ "${MRC_GUESTS:-1}" != 2 ]; then
 	exit 2
 fi
 
-grep -qw mrc /proc/modules || insmod "$src/kernel/mrc.ko" || exit 1
+grep -qw mrc /proc/modules || insmod "${MRC_KO:-$src/kernel/mrc.ko}" || exit 1
 for ((p = 0; p < PLANES; p++)); do
 	"$MRCCTL" plane add dev "plane$p" id "$p" > /dev/null || exit 1
 done
