@@ -5,6 +5,11 @@
 #                 userspace and the selftests
 #   make demo     boot a guest and show AF_MRC at work
 #   make check    build, host unit tests, then the guest suite
+#   make check-debug   the guest suite under a debug build of the target
+#                 kernel (KASAN, lockdep, kmemleak, UBSAN, debugobjects),
+#                 after a self-test that each of them reports a deliberate
+#                 bug; the kernel is built once into build/debug-kernel
+#                 (about 10 min on 2 cores), then cached
 #   make bench    MRC against TCP, MPTCP, Soft-RoCE and UDP in a guest:
 #                 table, build/bench/results.json, plots (BENCH=--quick)
 #   make stress   the long fault matrix in a guest (MRC_FAULT_ROUNDS=3)
@@ -39,7 +44,7 @@ BPF_SRCS    := $(wildcard ebpf/*.bpf.c)
 SELFTEST_SRCS := $(wildcard selftests/*.c)
 
 .PHONY: all deps build module userspace ebpf selftests linux-source \
-	check bench stress soak demo crosscheck fuzz checkpatch format clean \
+	check check-debug debug-kernel bench stress soak demo crosscheck fuzz checkpatch format clean \
 	install install-dkms uninstall-dkms
 
 all: deps
@@ -90,6 +95,14 @@ selftests: linux-source
 
 check: all
 	selftests/run
+
+DEBUG_KDIR  := $(BUILD)/debug-kernel
+debug-kernel: deps
+	@vm-test/debug/build-kernel.sh $(DEBUG_KDIR)
+	@vm-test/debug/build-modules.sh $(DEBUG_KDIR)
+
+check-debug: all debug-kernel
+	vm-test/debug/check
 
 bench: all
 	bench/run $(BENCH)
@@ -154,7 +167,7 @@ uninstall-dkms:
 # the tracepoint macro layout of include/trace/events/, not checkpatch's.
 checkpatch: linux-source
 	$(KSRC)/scripts/checkpatch.pl --no-tree --strict -q --ignore CONST_STRUCT -f \
-		$$(git ls-files 'kernel/*.[ch]' 'drivers/*.[ch]' 'include/*.h' 'vm-test/warnmod/*.c' | \
+		$$(git ls-files 'kernel/*.[ch]' 'drivers/*.[ch]' 'include/*.h' 'vm-test/warnmod/*.c' 'vm-test/debug/bugmod/*.c' | \
 		   grep -v '^kernel/conn/trace.h$$')
 
 format:

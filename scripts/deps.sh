@@ -15,6 +15,7 @@ libtomlplusplus-dev libcpp-httplib-dev
 iproute2 iperf3 iputils-ping procps python3 python3-yaml jq util-linux curl redis-server
 gnuplot-nox rdma-core ibverbs-providers ibverbs-utils perftest
 dkms man-db groff-base
+flex bison bc libssl-dev
 "
 
 missing=""
