@@ -38,6 +38,12 @@ struct mrc_plane;
  *		retransmitted SYN
  * @ports:	bound service ports -> struct mrc_sock (listeners and bound
  *		sockets); written under @lock, RCU readers
+ *
+ * @conns, @syn_peers and @ports are written and locked in softirq (a SYN
+ * makes a child connection there), so their xa_lock is a BH lock
+ * (XA_FLAGS_LOCK_BH): process context must use the _bh calls
+ * (xa_insert_bh(), xa_erase_bh(), xa_cmpxchg_bh(), xa_lock_bh()), or a
+ * SYN on the same CPU deadlocks on it. Softirq may use either.
  * @mib:	per-cpu counters, see mib.h
  *
  * Allocated by the pernet subsystem, lives exactly as long as the netns.

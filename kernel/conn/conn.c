@@ -93,7 +93,7 @@ struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
 		if (!conn->core)
 			break;
 		conn->id = mrc_core_token(conn->core);
-		if (!xa_insert(&mn->conns, conn->id, conn, GFP_ATOMIC))
+		if (!xa_insert_bh(&mn->conns, conn->id, conn, GFP_ATOMIC))
 			break;
 		mrc_core_destroy(conn->core);
 		conn->core = NULL;
@@ -136,11 +136,11 @@ void mrc_conn_kill(struct mrc_conn *conn)
 	if (!core)
 		return;
 
-	if (xa_cmpxchg(&mn->conns, conn->id, conn, NULL, GFP_KERNEL) != conn)
+	if (xa_cmpxchg_bh(&mn->conns, conn->id, conn, NULL, GFP_KERNEL) != conn)
 		return;	/* another killer got here first */
 	if (conn->server)
-		xa_cmpxchg(&mn->syn_peers, conn->peer_token, conn, NULL,
-			   GFP_KERNEL);
+		xa_cmpxchg_bh(&mn->syn_peers, conn->peer_token, conn, NULL,
+			      GFP_KERNEL);
 	hrtimer_cancel(&conn->timer);
 	spin_lock_bh(&conn->lock);
 	conn->core = NULL;

@@ -75,12 +75,12 @@ int mrc_port_bind(struct sock *sk, u16 port)
 
 	mutex_lock(&mn->lock);
 	if (port) {
-		err = xa_insert(&mn->ports, port, msk, GFP_KERNEL);
+		err = xa_insert_bh(&mn->ports, port, msk, GFP_KERNEL);
 	} else {
 		start = get_random_u32_below(span);
 		for (i = 0; i < span && err; i++) {
 			port = MRC_PORT_EPHEMERAL_LOW + (start + i) % span;
-			err = xa_insert(&mn->ports, port, msk, GFP_KERNEL);
+			err = xa_insert_bh(&mn->ports, port, msk, GFP_KERNEL);
 		}
 	}
 	mutex_unlock(&mn->lock);
@@ -100,7 +100,7 @@ void mrc_port_unbind(struct sock *sk)
 	if (!msk->port_hashed)
 		return;
 	mutex_lock(&mn->lock);
-	xa_erase(&mn->ports, msk->port);
+	xa_erase_bh(&mn->ports, msk->port);
 	mutex_unlock(&mn->lock);
 	msk->port_hashed = false;
 }
