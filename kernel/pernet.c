@@ -31,6 +31,24 @@ static int mrc_stat_seq_show(struct seq_file *seq, void *v)
 	return 0;
 }
 
+/*
+ * xa_init_flags() is an inline function with one lockdep key per file, so
+ * every xarray initialised here would share one lock class, and lockdep
+ * would take the profile tables' process-context locking for a softirq
+ * lock taken with BHs on. The tables locked in softirq get classes of
+ * their own.
+ */
+static struct lock_class_key mrc_conns_lock_key;
+static struct lock_class_key mrc_syn_peers_lock_key;
+static struct lock_class_key mrc_ports_lock_key;
+
+static void mrc_pernet_xa_classes(struct mrc_net *mn)
+{
+	lockdep_set_class(&mn->conns.xa_lock, &mrc_conns_lock_key);
+	lockdep_set_class(&mn->syn_peers.xa_lock, &mrc_syn_peers_lock_key);
+	lockdep_set_class(&mn->ports.xa_lock, &mrc_ports_lock_key);
+}
+
 static int __net_init mrc_pernet_net_init(struct net *net)
 {
 	struct mrc_net *mn = mrc_pernet(net);
@@ -43,6 +61,7 @@ static int __net_init mrc_pernet_net_init(struct net *net)
 	xa_init_flags(&mn->conns, XA_FLAGS_LOCK_BH);
 	xa_init_flags(&mn->syn_peers, XA_FLAGS_LOCK_BH);
 	xa_init_flags(&mn->ports, XA_FLAGS_LOCK_BH);
+	mrc_pernet_xa_classes(mn);
 	ratelimit_state_init(&mn->rst_limit, HZ, MRC_RST_PER_SEC);
 	ratelimit_set_flags(&mn->rst_limit, RATELIMIT_MSG_ON_RELEASE);
 	if (mrc_mem_net_init(mn))
