@@ -82,7 +82,8 @@ int mrc_accept(struct socket *sock, struct socket *newsock, int flags,
 		if (sk->sk_state != TCP_LISTEN)
 			goto out;
 	}
-	lock_sock(child);
+	/* The child's lock nests in the listener's (same lock class). */
+	lock_sock_nested(child, SINGLE_DEPTH_NESTING);
 	sock_graft(child, newsock);
 	newsock->ops = sock->ops;
 	newsock->state = SS_CONNECTED;

@@ -474,6 +474,14 @@ static void mrc_sock_destruct(struct sock *sk)
 }
 
 /*
+ * Lockdep classes of our own: by default a sock's lock class is named
+ * after its family number, and ours is borrowed from an unused family
+ * (AF_ECONET on 6.1), which made lockdep reports misleading.
+ */
+static struct lock_class_key mrc_slock_key;
+static struct lock_class_key mrc_sk_lock_key;
+
+/*
  * mrc_sock_alloc - a new AF_MRC sock; @sock is NULL for a child made by
  * a listener (softirq, @gfp atomic).
  */
@@ -486,6 +494,8 @@ struct sock *mrc_sock_alloc(struct net *net, struct socket *sock, int type,
 	sk = sk_alloc(net, mrc_family, gfp, &mrc_prot, kern);
 	if (!sk)
 		return NULL;
+	sock_lock_init_class_and_name(sk, "slock-AF_MRC", &mrc_slock_key,
+				      "sk_lock-AF_MRC", &mrc_sk_lock_key);
 	sock_init_data(sock, sk);
 	sk->sk_type = type;
 	sk->sk_protocol = MRC_PROTO_DEFAULT;
