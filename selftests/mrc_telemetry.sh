@@ -200,7 +200,11 @@ blackhole() {
 	sleep 0.3
 	# 40 s: a slow guest (CI) spends many seconds on the tc and netlink
 	# commands below, and the fault must land while data still flows.
-	ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" --wait-server 10000 -p "$port" --verify -t 40 -J > "$work/bh_client.json" &
+	# MRC_TIME_SCALE stretches it where everything is slower still (the
+	# debug kernel: netem took 5.8 s to apply, the connection ended
+	# before the probes could be seen restoring the plane).
+	ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" --wait-server 10000 -p "$port" --verify \
+		-t $((40 * ${MRC_TIME_SCALE:-1})) -J > "$work/bh_client.json" &
 	cpid=$!
 	t_start=$(date +%s)
 	sleep 3
