@@ -125,6 +125,24 @@ u32 mrc_core_plane_for_reply(const struct mrc_core *core, u32 plane)
 	return plane;
 }
 
+/*
+ * The plane for a SYN_ACK sent again: the next usable plane after the one
+ * the last answer took. A client asks again only when no answer arrived,
+ * and the plane it asks on may carry its SYNs but not our replies (a TX
+ * path dead one way), so each answer tries another plane of both ends.
+ */
+static u32 mrc_core_next_reply_plane(const struct mrc_core *core, u32 plane)
+{
+	u32 i, p;
+
+	for (i = 1; i <= MRC_WIRE_MAX_PLANES; i++) {
+		p = (plane + i) % MRC_WIRE_MAX_PLANES;
+		if (core->usable & (1u << p))
+			return p;
+	}
+	return plane;
+}
+
 bool mrc_core_can_send_data(const struct mrc_core *core)
 {
 	return core->state == MRC_CORE_ESTABLISHED ||
@@ -520,6 +538,8 @@ static int mrc_core_dispatch(struct mrc_core *core, const struct mrc_pkt *pkt,
 		/* Our SYN_ACK was lost: the client asks again. */
 		if (core->state == MRC_CORE_SYN_SENT)
 			return MRC_DROP_STATE;
+		core->syn_plane = mrc_core_next_reply_plane(core,
+							    core->syn_plane);
 		mrc_core_send_syn(core, MRC_PKT_SYN_ACK);
 		return MRC_DROP_NONE;
 	case MRC_PKT_SYN_ACK:

@@ -120,6 +120,27 @@ TEST(CoreConn, LostSynAckIsAnsweredAgain) {
   EXPECT_EQ(net.a.Stats().drops[MRC_DROP_STATE], 1U);
 }
 
+// The server's plane 0 carries nothing out (a TX queue stuck in one
+// direction), yet the client's SYNs arrive on it: each answer to a repeated
+// SYN takes the next plane, and the connection opens and moves data.
+TEST(CoreConn, SynAckTriesAnotherPlaneWhenTheFirstIsDeadOneWay) {
+  Net net;
+  net.Setup(4);
+  std::vector<uint32_t> synack_planes;
+  net.filter = [&](int from, uint32_t plane, const mrc_pkt& p) {
+    if (from == 1 && p.type == MRC_PKT_SYN_ACK) synack_planes.push_back(plane);
+    return from == 1 && plane == 0;
+  };
+  net.Connect();
+  ASSERT_TRUE(net.RunUntil([&] { return net.Established(); }, net.now + 2 * kSec));
+  ASSERT_GE(synack_planes.size(), 2U);
+  EXPECT_EQ(synack_planes[0], 0U);
+  EXPECT_NE(synack_planes[1], 0U);
+  net.a.to_send = 100000;
+  ASSERT_TRUE(net.RunUntil([&] { return net.b.rx.size() == 100000; }, net.now + 10 * kSec));
+  EXPECT_EQ(net.b.rx, Pattern(net.a.seed, 100000));
+}
+
 TEST(CoreConn, SynToNobodyTimesOut) {
   Net net;
   net.Setup(2);
