@@ -112,35 +112,26 @@ void mrc_core_update_usable(struct mrc_core *core)
 		mrc_snd_plane_down(core, old & ~usable);
 }
 
-/* Plane for a reply to a packet that came in on @plane. */
-u32 mrc_core_plane_for_reply(const struct mrc_core *core, u32 plane)
-{
-	u32 p;
-
-	if (plane < MRC_WIRE_MAX_PLANES && (core->usable & (1u << plane)))
-		return plane;
-	for (p = 0; p < MRC_WIRE_MAX_PLANES; p++)
-		if (core->usable & (1u << p))
-			return p;
-	return plane;
-}
-
-/*
- * The plane for a SYN_ACK sent again: the next usable plane after the one
- * the last answer took. A client asks again only when no answer arrived,
- * and the plane it asks on may carry its SYNs but not our replies (a TX
- * path dead one way), so each answer tries another plane of both ends.
- */
-static u32 mrc_core_next_reply_plane(const struct mrc_core *core, u32 plane)
+/* The first usable plane from @from on, cyclically; @none if none is. */
+static u32 mrc_core_usable_from(const struct mrc_core *core, u32 from,
+				u32 none)
 {
 	u32 i, p;
 
-	for (i = 1; i <= MRC_WIRE_MAX_PLANES; i++) {
-		p = (plane + i) % MRC_WIRE_MAX_PLANES;
+	for (i = 0; i < MRC_WIRE_MAX_PLANES; i++) {
+		p = (from + i) % MRC_WIRE_MAX_PLANES;
 		if (core->usable & (1u << p))
 			return p;
 	}
-	return plane;
+	return none;
+}
+
+/* Plane for a reply to a packet that came in on @plane. */
+u32 mrc_core_plane_for_reply(const struct mrc_core *core, u32 plane)
+{
+	if (plane < MRC_WIRE_MAX_PLANES && (core->usable & (1u << plane)))
+		return plane;
+	return mrc_core_usable_from(core, 0, plane);
 }
 
 bool mrc_core_can_send_data(const struct mrc_core *core)
@@ -519,6 +510,19 @@ static int mrc_core_admit(struct mrc_core *core, const struct mrc_pkt *pkt,
 	return MRC_DROP_NONE;
 }
 
+/*
+ * SYN_ACK for a repeated SYN. The plane of the last answer may carry the
+ * client's SYNs in but not our answers out (a TX path dead one way), so
+ * each answer takes the next plane both ends can use.
+ */
+static void mrc_core_answer_syn_again(struct mrc_core *core)
+{
+	u32 last = core->syn_plane;
+
+	core->syn_plane = mrc_core_usable_from(core, last + 1, last);
+	mrc_core_send_syn(core, MRC_PKT_SYN_ACK);
+}
+
 static int mrc_core_dispatch(struct mrc_core *core, const struct mrc_pkt *pkt,
 			     u32 plane, bool ce)
 {
@@ -538,9 +542,7 @@ static int mrc_core_dispatch(struct mrc_core *core, const struct mrc_pkt *pkt,
 		/* Our SYN_ACK was lost: the client asks again. */
 		if (core->state == MRC_CORE_SYN_SENT)
 			return MRC_DROP_STATE;
-		core->syn_plane = mrc_core_next_reply_plane(core,
-							    core->syn_plane);
-		mrc_core_send_syn(core, MRC_PKT_SYN_ACK);
+		mrc_core_answer_syn_again(core);
 		return MRC_DROP_NONE;
 	case MRC_PKT_SYN_ACK:
 		return mrc_core_on_syn_ack(core, pkt);
