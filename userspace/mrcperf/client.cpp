@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 // The client: one connection, or -P of them at once, each on its own
-// thread with its own seed, reported together.
+// thread with its own seed, started together (start_line.hpp) and
+// reported together.
 #include <cerrno>
 #include <chrono>
 #include <random>
@@ -11,6 +12,7 @@
 #include "cli.hpp"
 #include "error.hpp"
 #include "session.hpp"
+#include "start_line.hpp"
 #include "udp.hpp"
 
 namespace mrcperf {
@@ -49,7 +51,11 @@ Fd ConnectWaiting(const Transport& transport, const Endpoint& remote,
 }
 
 // One connection of the run, from connect() to the report; never throws.
-Report RunConnection(const Options& options, Printer& printer, const std::string& tag) {
+// `line` (nullptr for a single connection) holds the transfer until every
+// connection of the run is connected.
+Report RunConnection(const Options& options, Printer& printer, const std::string& tag,
+                     StartLine* line) {
+  StartLine::Ticket ticket(line);
   try {
     const Transport transport = Transport::For(options.transport);
     const Endpoint remote = transport.Resolve(options.host, options.port);
@@ -63,6 +69,7 @@ Report RunConnection(const Options& options, Printer& printer, const std::string
                           .local = transport.LocalOf(fd.get()).text,
                           .peer = remote.text};
     printer.Line(tag, ConnectedText(conn, options));
+    ticket.Wait();
     if (options.transport == TransportKind::kUdp) {
       return RunUdpClientSession(conn, options, RandomSeed(), printer.Sink(tag));
     }
@@ -77,16 +84,17 @@ Report RunConnection(const Options& options, Printer& printer, const std::string
 int RunClient(const Options& options, std::ostream& out, std::ostream& err) {
   Printer printer(options, out, err);
   if (options.parallel == 1) {
-    const Report report = RunConnection(options, printer, "");
+    const Report report = RunConnection(options, printer, "", nullptr);
     printer.Single(report);
     return ExitStatus(report);
   }
   std::vector<Report> reports(options.parallel);
+  StartLine line(reports.size());
   {
     std::vector<std::jthread> threads;
     for (std::size_t i = 0; i < reports.size(); ++i) {
       threads.emplace_back([&, i] {
-        reports[i] = RunConnection(options, printer, Tag(i));
+        reports[i] = RunConnection(options, printer, Tag(i), &line);
         printer.Part(Tag(i), reports[i]);
       });
     }
