@@ -142,11 +142,20 @@ syn_race() {
 }
 
 # rmmod fails while a connection holds the module; the transfer survives.
+# rmmod runs as soon as host a holds connection memory: a fixed second of
+# sleep let a fast guest finish the 16 MB first, and rmmod then succeeded.
 unload_busy() {
-	local rc=0
+	local rc=0 i
 	FAULT_PIDS=()
 	fault_pair_start busy 1 $((16 << 20))
-	sleep 1
+	for i in $(seq 200); do
+		[ "$(mem_of a)" -gt 0 ] && break
+		sleep 0.05
+	done
+	if [ "$(mem_of a)" = 0 ]; then
+		echo "# no connection on host a after 10 s"
+		return 1
+	fi
 	if rmmod mrc 2> /dev/null; then
 		echo "# rmmod succeeded under traffic"
 		return 1
