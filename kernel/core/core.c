@@ -252,8 +252,9 @@ static int mrc_core_apply_cfg(struct mrc_core *core, const struct mrc_core_cfg *
 		core->rto_max_us = core->rto_min_us;
 	core->rto_init_us = mrc_cfg_or(cfg->rto_init_us,
 				       MRC_CORE_DEF_RTO_INIT_US);
+	/* rto_max bounds the backoff; the estimate may exceed it (ack.c). */
 	core->rto_us = mrc_clamp(core->rto_init_us, core->rto_min_us,
-				 core->rto_max_us);
+				 MRC_CORE_RTO_CEIL_US);
 	core->ack_delay_us = mrc_cfg_or(cfg->ack_delay_us,
 					MRC_CORE_DEF_ACK_DELAY_US);
 	core->ack_every = mrc_cfg_or(cfg->ack_every, MRC_CORE_DEF_ACK_EVERY);

@@ -23,6 +23,8 @@ extern "C" {
 #define MRC_CORE_DEF_RTO_MIN_US		10000
 #define MRC_CORE_DEF_RTO_MAX_US		2000000
 #define MRC_CORE_DEF_RTO_INIT_US	100000
+/* The RTO estimate's own ceiling: rto_max bounds the backoff, not this. */
+#define MRC_CORE_RTO_CEIL_US		60000000
 #define MRC_CORE_DEF_ACK_DELAY_US	200
 #define MRC_CORE_DEF_ACK_EVERY		4
 #define MRC_CORE_DEF_PROBE_US		50000

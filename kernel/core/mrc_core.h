@@ -153,8 +153,10 @@ struct mrc_core_cc {
  *			the gap before a full buffer)
  * @user_timeout_ms:	no ACK progress for this long aborts with ETIMEDOUT
  *			(default 30000)
- * @rto_min_us/@rto_max_us/@rto_init_us: retransmission timer bounds
- *			(defaults 10000 / 2000000 / 100000)
+ * @rto_min_us/@rto_max_us/@rto_init_us: retransmission timer: floor,
+ *			ceiling of the backoff, first value (defaults 10000 /
+ *			2000000 / 100000); the RTO itself follows the measured
+ *			round trip (srtt + 4 rttvar), above rto_max if need be
  * @ack_delay_us:	delayed-ACK timer (default 200); @ack_every: SACK at
  *			least every this many DATA packets (default 4)
  * @probe_interval_us:	probe period for ASSUMED_BAD EVs (default 50000)

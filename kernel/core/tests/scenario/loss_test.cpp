@@ -90,6 +90,47 @@ INSTANTIATE_TEST_SUITE_P(Rates, CoreLoss, ::testing::Values(0.01, 0.05));
 // 200 us, ACK delay 20 us, 5 us one way): a lost packet is found by the
 // reordering rule, well before the RTO. With a fixed 250 us reorder slack
 // the RTO (200 us) came first every time.
+// A round trip of 3 s, longer than the default rto_max (2 s): a loaded
+// 1 Mbit/s queue, or a debug kernel under TCG. The RTO follows the
+// measured round trip past rto_max, so after the first samples nothing
+// is resent and no EV is taken for bad (an RTO clamped at 2 s fired on
+// every packet, marked its EV bad and probed it: the all-to-all test on
+// the debug kernel timed out that way).
+TEST(CoreTransfer, RoundTripLongerThanRtoMaxSendsOnce) {
+  Net net;
+  net.Setup(2);
+  for (uint32_t p = 0; p < 2; p++) net.planes.at(p).delay_us = 1500 * 1000;
+  net.a.cfg.rto_init_us = 4000000;  // no SYN resent before the first sample
+  ASSERT_TRUE(Transfer(net, 64 * 1024, 120 * kSec));
+  ExpectIntact(net);
+  const mrc_core_stats st = net.a.Stats();
+  EXPECT_GE(st.srtt_us, 3000000U);
+  EXPECT_GT(st.rto_us, st.srtt_us);
+  EXPECT_EQ(st.rto_count, 0U);
+  EXPECT_EQ(st.retx_pkts, 0U);
+  EXPECT_EQ(st.probes_tx, 0U);
+}
+
+// The same 3 s round trip with the default first RTO (100 ms): every
+// packet is resent before its SACK can come, so Karn's rule alone leaves
+// no sample and the RTO stays at the 2 s backoff ceiling, below the
+// round trip, for good. A resent copy's SACK measures the round trip
+// while the RTO is backed off; from then on nothing is resent.
+TEST(CoreTransfer, RoundTripLongerThanEveryRtoIsStillMeasured) {
+  Net net;
+  net.Setup(2);
+  for (uint32_t p = 0; p < 2; p++) net.planes.at(p).delay_us = 1500 * 1000;
+  ASSERT_TRUE(Transfer(net, 16 * 1024, 120 * kSec));
+  const mrc_core_stats first = net.a.Stats();
+  EXPECT_GT(first.rto_count, 0U);
+  EXPECT_GT(first.rto_us, 3000000U);
+  ASSERT_TRUE(Transfer(net, 64 * 1024, 120 * kSec));
+  ExpectIntact(net);
+  const mrc_core_stats second = net.a.Stats();
+  EXPECT_EQ(second.rto_count, first.rto_count);
+  EXPECT_EQ(second.retx_pkts, first.retx_pkts);
+}
+
 TEST(CoreTransfer, MicrosecondFabricRecoversByFastRetransmit) {
   Net net(11);
   net.Setup(4);
