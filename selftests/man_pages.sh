@@ -3,8 +3,9 @@
 # Host test of the manual pages in docs/man: each renders without a groff
 # warning, and each still covers what the code offers: every object and
 # command mrcctl's help prints (mrcctl.8), every SOL_MRC option and
-# MRC_CONN_INFO field of the uapi header (mrc.7), every key mrcd's
-# configuration parser reads (mrcd.conf.5 or mrcd.8). TAP output.
+# MRC_CONN_INFO field of the uapi header (mrc.7), every option mrcize
+# answers for TCP (mrcize.1), every key mrcd's configuration parser reads
+# (mrcd.conf.5 or mrcd.8). TAP output.
 set -u
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=selftests/lib/tap.sh
@@ -132,6 +133,23 @@ else
 		mrc_lib_fail "man: mrc.7 describes every SOL_MRC option and MRC_CONN_INFO field of mrc.h" \
 			"missing: ${missing[*]}"
 	fi
+fi
+
+# ---- mrcize.1: every TCP option and each SOL_SOCKET exception of tcpopt.c
+page=$man_dir/mrcize.1
+tcpopt=$src/userspace/mrcize/tcpopt.c
+page_tags=$(section "$page" "SOCKET OPTIONS" | tags -)
+opts=$(grep -oE '(TCP_OPT|SO_OPT)\((TCP|SO)_[A-Z0-9_]+' "$tcpopt" | sed 's/.*(//')
+missing=()
+[ "$(wc -w <<<"$opts")" -ge 36 ] || missing+=("(cannot read the table of $tcpopt)")
+for opt in $opts; do
+	grep -qxF "$opt" <<<"$page_tags" || missing+=("$opt")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	mrc_lib_ok "man: mrcize.1 says how each of tcpopt.c's $(wc -w <<<"$opts") options is answered"
+else
+	mrc_lib_fail "man: mrcize.1 says how each option of tcpopt.c is answered" \
+		"missing: ${missing[*]}"
 fi
 
 # ---- mrcd's page: every key its configuration parser reads

@@ -162,6 +162,73 @@ probe() {
 }
 mrc_lib_check "socket semantics under mrcize (python3 probe)" probe
 
+# ---- every IPPROTO_TCP and SOL_SOCKET option: TCP's answers, then mrcize's
+# $1: port, $2: tag, $3..: the wrapper (nothing for plain TCP)
+sockopt_run() {
+	local port=$1 tag=$2 spid rc=0 bin=$build/selftests/mrc_sockopt_probe
+	shift 2
+	ip netns exec "$(topo_ns b)" "$@" "$bin" server "$port" \
+		> "$work/so-$tag.server" 2> "$work/so-$tag.server.err" &
+	spid=$!
+	pids+=("$spid")
+	wait_for "$work/so-$tag.server.err" listening || return 1
+	topo_exec a "$@" "$bin" client "$PEER" "$port" > "$work/so-$tag.client" || rc=1
+	wait "$spid" || rc=1
+	cat "$work/so-$tag.server" "$work/so-$tag.client" > "$work/so-$tag"
+	[ "$rc" = 0 ] || dump "probe $tag" "$work/so-$tag.server.err"
+	return "$rc"
+}
+
+# Where mrcize answers otherwise by design (mrcize(1) says why), as
+# "LEVEL NAME FIELD": FIELD "value" (the int read differs) or "set"/"bad"
+# (the writes are refused otherwise).
+SOCKOPT_DIFFER="IPPROTO_TCP 2 value
+IPPROTO_TCP 10 value
+IPPROTO_TCP 19 set
+IPPROTO_TCP 19 bad
+IPPROTO_TCP 24 value
+SOL_SOCKET 7 value
+SOL_SOCKET 8 value
+SOL_SOCKET 49 value
+SOL_SOCKET 56 value
+SOL_SOCKET 60 set
+SOL_SOCKET 60 bad"
+
+sockopts() {
+	local diff n
+	sockopt_run 7101 tcp env || return 1
+	sockopt_run 7102 mrc "$MRCIZE" run || return 1
+	n=$(wc -l < "$work/so-tcp")
+	# shellcheck disable=SC2016 # an awk program
+	diff=$(awk -v differ="$SOCKOPT_DIFFER" '
+		BEGIN { n = split(differ, d, "\n"); for (i = 1; i <= n; i++) ok[d[i]] = 1 }
+		# STATE LEVEL NAME get RC ERRNO LEN VALUE set RC ERRNO [bad RC ERRNO RC ERRNO]
+		function part(line, f,   a) {
+			split(line, a, " ")
+			if (f == "get") return a[5] " " a[6] " " a[7]
+			if (f == "value") return a[8]
+			if (f == "set") return a[10] " " a[11]
+			return a[13] " " a[14] " " a[15] " " a[16]
+		}
+		FNR == NR { tcp[$1 " " $2 " " $3] = $0; next }
+		{
+			k = $1 " " $2 " " $3
+			if (!(k in tcp)) { print "only under mrcize: " $0; next }
+			split("get value set bad", fs, " ")
+			for (i = 1; i <= 4; i++) {
+				if (ok[$2 " " $3 " " fs[i]]) continue
+				if (part(tcp[k], fs[i]) != part($0, fs[i]))
+					print k " " fs[i] ": TCP " part(tcp[k], fs[i]) ", mrcize " part($0, fs[i])
+			}
+			delete tcp[k]
+		}
+		END { for (k in tcp) print "only under TCP: " tcp[k] }' "$work/so-tcp" "$work/so-mrc")
+	echo "# $n (state, option) pairs compared"
+	[ -z "$diff" ] || { sed 's/^/# /' <<< "$diff" | head -60; return 1; }
+	[ "$n" -gt 400 ]
+}
+mrc_lib_check "every TCP and SOL_SOCKET option under mrcize answers as TCP's" sockopts
+
 # ---- redis: server on host b, redis-benchmark and redis-cli on host a
 # $1: port, $2..: how to start it (mrcize run or nothing): redis-server on
 # host b, its pid in REDIS_PID. ip netns exec and mrcize exec, so the pid

@@ -23,9 +23,10 @@
 #include <unistd.h>
 
 #include "addr.h"
+#include "tcpopt.h"
 
 #define MRCIZE_DEFAULT_TIMEOUT_MS 3000
-#define MRCIZE_MAX_OPTS 24
+#define MRCIZE_MAX_OPTS 48
 #define MRCIZE_OPT_MAX 64
 #define MRCIZE_MSS 1400
 
@@ -51,6 +52,8 @@ static struct {
 	bool debug, fallback;
 	int timeout_ms;
 	struct mrcize_ports ports;
+	struct mrcize_opt_ctx tcp;	/* TCP's sysctls, read once */
+	char available_cc[256];
 	pthread_mutex_t lock;	/* protects socks[] and nsocks */
 	struct mrcize_sock **socks;	/* indexed by fd */
 	int nsocks;
@@ -107,6 +110,45 @@ static bool mrcize_env_on(const char *name)
 	return v && *v && strcmp(v, "0") != 0;
 }
 
+/* An int sysctl under /proc/sys/net/ipv4/, or @def. */
+static int mrcize_sysctl(const char *name, int def)
+{
+	char path[96];
+	FILE *f;
+	int v;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv4/%s", name);
+	f = fopen(path, "re");
+	if (!f)
+		return def;
+	if (fscanf(f, "%d", &v) != 1)
+		v = def;
+	fclose(f);
+	return v;
+}
+
+/* What TCP's option answers depend on, as this namespace has it. */
+static void mrcize_init_tcp(void)
+{
+	struct mrcize_opt_ctx *t = &mrcize.tcp;
+	FILE *f;
+
+	t->keepalive_time = mrcize_sysctl("tcp_keepalive_time", 7200);
+	t->keepalive_intvl = mrcize_sysctl("tcp_keepalive_intvl", 75);
+	t->keepalive_probes = mrcize_sysctl("tcp_keepalive_probes", 9);
+	t->syn_retries = mrcize_sysctl("tcp_syn_retries", 6);
+	t->fin_timeout = mrcize_sysctl("tcp_fin_timeout", 60);
+	t->fastopen = mrcize_sysctl("tcp_fastopen", 1);
+	f = fopen("/proc/sys/net/ipv4/tcp_available_congestion_control", "re");
+	if (f) {
+		if (!fgets(mrcize.available_cc, sizeof(mrcize.available_cc), f))
+			mrcize.available_cc[0] = 0;
+		fclose(f);
+	}
+	t->available_cc = mrcize.available_cc;
+	t->mss = MRCIZE_MSS;
+}
+
 static void mrcize_init(void)
 {
 	const char *path = getenv("MRCIZE_FAMILY_FILE");
@@ -117,6 +159,7 @@ static void mrcize_init(void)
 	mrcize.debug = mrcize_env_on("MRCIZE_DEBUG");
 	mrcize.fallback = mrcize_env_on("MRCIZE_FALLBACK");
 	mrcize.timeout_ms = MRCIZE_DEFAULT_TIMEOUT_MS;
+	mrcize_init_tcp();
 	v = getenv("MRCIZE_TIMEOUT_MS");
 	if (v && atoi(v) > 0)
 		mrcize.timeout_ms = atoi(v);
@@ -494,31 +537,10 @@ int getpeername(int fd, struct sockaddr *sa, socklen_t *len)
 	return mrcize_name(fd, sa, len, true);
 }
 
-/* TCP- and IP-level options that mean nothing to MRC: accepted, kept. */
-static bool mrcize_ignored(int level, int name)
+/* IP-level options that mean nothing to MRC: accepted, kept. */
+static bool mrcize_ip_ignored(int level, int name)
 {
 	switch (level) {
-	case IPPROTO_TCP:
-		switch (name) {
-		case TCP_NODELAY:
-		case TCP_MAXSEG:
-		case TCP_CORK:
-		case TCP_KEEPIDLE:
-		case TCP_KEEPINTVL:
-		case TCP_KEEPCNT:
-		case TCP_SYNCNT:
-		case TCP_LINGER2:
-		case TCP_DEFER_ACCEPT:
-		case TCP_WINDOW_CLAMP:
-		case TCP_QUICKACK:
-		case TCP_CONGESTION:
-		case TCP_FASTOPEN:
-		case TCP_FASTOPEN_CONNECT:
-		case TCP_NOTSENT_LOWAT:
-		case TCP_THIN_LINEAR_TIMEOUTS:
-			return true;
-		}
-		return false;
 	case IPPROTO_IP:
 		return name == IP_TOS || name == IP_TTL || name == IP_FREEBIND ||
 		       name == IP_BIND_ADDRESS_NO_PORT;
@@ -529,24 +551,67 @@ static bool mrcize_ignored(int level, int name)
 	return false;
 }
 
+/* The TCP state @fd would be in, and what else TCP's answers read. */
+static void mrcize_opt_ctx_of(int fd, const struct mrcize_sock *s, int name,
+			      struct mrcize_opt_ctx *ctx)
+{
+	const struct mrcize_opt *o = mrcize_opt_find(s, IPPROTO_TCP, name);
+	struct sockaddr_mrc m;
+	socklen_t len = sizeof(int), mlen = sizeof(m);
+	int v = 0;
+
+	*ctx = mrcize.tcp;
+	ctx->state = MRCIZE_TCP_CLOSE;
+	if (!get_getsockopt()(fd, SOL_SOCKET, SO_ACCEPTCONN, &v, &len) && v)
+		ctx->state = MRCIZE_TCP_LISTEN;
+	else if (!get_getpeername()(fd, (struct sockaddr *)&m, &mlen))
+		ctx->state = MRCIZE_TCP_ESTABLISHED;
+	len = sizeof(int);
+	if (get_getsockopt()(fd, SOL_SOCKET, SO_RCVBUF, &ctx->rcvbuf, &len))
+		ctx->rcvbuf = 0;
+	ctx->kept = o ? o->val : NULL;
+	ctx->kept_len = o ? o->len : 0;
+}
+
+/* TCP_USER_TIMEOUT becomes MRC's (TCP's 0, "the default", MRC's default). */
+static int mrcize_set_user_timeout(int fd, const void *val)
+{
+	unsigned int ms;
+
+	memcpy(&ms, val, sizeof(ms));
+	ms = ms ? ms : 30000;
+	return get_setsockopt()(fd, SOL_MRC, MRC_USER_TIMEOUT, &ms, sizeof(ms));
+}
+
+static int mrcize_tcp_set(int fd, const struct mrcize_sock *s, int name, const void *val,
+			  socklen_t len)
+{
+	struct mrcize_opt_ctx ctx;
+	int r;
+
+	mrcize_opt_ctx_of(fd, s, name, &ctx);
+	r = mrcize_tcp_setsockopt(&ctx, name, val, len);
+	if (r) {
+		errno = -r;
+		return -1;
+	}
+	if (name == TCP_USER_TIMEOUT)
+		return mrcize_set_user_timeout(fd, val);
+	mrcize_log("fd %d: TCP option %d kept", fd, name);
+	return 0;
+}
+
 int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
 {
 	struct mrcize_sock s;
-	unsigned int ms;
 	int r;
 
 	if (!mrcize_get(fd, &s))
 		return get_setsockopt()(fd, level, name, val, len);
-	if (level == IPPROTO_TCP && name == TCP_USER_TIMEOUT) {
+	if (level == IPPROTO_TCP) {
+		r = mrcize_tcp_set(fd, &s, name, val, len);
+	} else if (mrcize_ip_ignored(level, name)) {
 		if (!val || len < sizeof(int)) {
-			errno = EINVAL;
-			return -1;
-		}
-		memcpy(&ms, val, sizeof(ms));
-		ms = ms ? ms : 30000; /* TCP's 0 is "the default" */
-		r = get_setsockopt()(fd, SOL_MRC, MRC_USER_TIMEOUT, &ms, sizeof(ms));
-	} else if (mrcize_ignored(level, name)) {
-		if (!val || (name != TCP_CONGESTION && len < sizeof(int))) {
 			errno = EINVAL;
 			return -1;
 		}
@@ -576,29 +641,90 @@ static int mrcize_give(void *val, socklen_t *len, const void *src, socklen_t n)
 }
 
 /* TCP_INFO from the connection's MRC counters, for programs like iperf3. */
-static int mrcize_tcp_info(int fd, void *val, socklen_t *len)
+static int mrcize_tcp_info_get(int fd, void *val, socklen_t *len)
 {
+	struct mrcize_tcp_info_src src = { .state = MRCIZE_TCP_CLOSE };
 	struct mrc_conn_info ci = { 0 };
-	socklen_t clen = sizeof(ci);
-	struct tcp_info ti = { 0 };
-	socklen_t slen = sizeof(int);
-	int sol;
+	socklen_t clen = sizeof(ci), slen = sizeof(int);
+	int sol = 0, r;
 
 	if (!get_getsockopt()(fd, SOL_MRC, MRC_CONN_INFO, &ci, &clen)) {
-		ti.tcpi_state = TCP_ESTABLISHED;
-		ti.tcpi_rto = ci.rto_us;
-		ti.tcpi_rtt = ci.srtt_us;
-		ti.tcpi_rttvar = ci.srtt_us / 4;
-		ti.tcpi_snd_mss = MRCIZE_MSS;
-		ti.tcpi_rcv_mss = MRCIZE_MSS;
-		ti.tcpi_snd_cwnd = ci.cwnd / MRCIZE_MSS;
-		ti.tcpi_total_retrans = (unsigned int)ci.retx_pkts;
-	} else {
-		ti.tcpi_state = TCP_CLOSE;
-		if (!get_getsockopt()(fd, SOL_SOCKET, SO_ACCEPTCONN, &sol, &slen) && sol)
-			ti.tcpi_state = TCP_LISTEN;
+		src.state = MRCIZE_TCP_ESTABLISHED;
+		src.rto_us = ci.rto_us;
+		src.srtt_us = ci.srtt_us;
+		src.mss = MRCIZE_MSS;
+		src.cwnd_bytes = ci.cwnd;
+		src.retx_pkts = ci.retx_pkts;
+		src.tx_bytes = ci.tx_data_bytes;
+		src.rx_bytes = ci.rx_data_bytes;
+	} else if (!get_getsockopt()(fd, SOL_SOCKET, SO_ACCEPTCONN, &sol, &slen) && sol) {
+		src.state = MRCIZE_TCP_LISTEN;
 	}
-	return mrcize_give(val, len, &ti, sizeof(ti));
+	r = mrcize_tcp_info(&src, val, len);
+	if (r) {
+		errno = -r;
+		return -1;
+	}
+	return 0;
+}
+
+/* SO_PEERNAME as sk_getsockopt() answers it, in the program's family. */
+static int mrcize_peername_opt(int fd, void *val, socklen_t *len)
+{
+	struct sockaddr_storage ss;
+	socklen_t n = sizeof(ss);
+
+	if (!len || (int)*len < 0) {
+		errno = !len ? EFAULT : EINVAL;
+		return -1;
+	}
+	if (getpeername(fd, (struct sockaddr *)&ss, &n)) {
+		errno = ENOTCONN;
+		return -1;
+	}
+	if (n < *len) {
+		errno = EINVAL;
+		return -1;
+	}
+	memcpy(val, &ss, *len);
+	return 0;
+}
+
+/*
+ * What a new TCP socket of @domain reads for @name: for answers that are
+ * the namespace's, not the socket's (the Fast Open key, before the
+ * program sets one of its own).
+ */
+static int mrcize_tcp_scratch_get(int domain, int name, void *val, socklen_t *len)
+{
+	int fd = get_socket()(domain, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_TCP), r, err;
+
+	if (fd < 0)
+		return -1;
+	r = get_getsockopt()(fd, IPPROTO_TCP, name, val, len);
+	err = errno;
+	get_close()(fd);
+	errno = err;
+	return r;
+}
+
+static int mrcize_tcp_get(int fd, const struct mrcize_sock *s, int name, void *val,
+			  socklen_t *len)
+{
+	struct mrcize_opt_ctx ctx;
+	int r;
+
+	if (name == TCP_INFO)
+		return mrcize_tcp_info_get(fd, val, len);
+	if (name == TCP_FASTOPEN_KEY && !mrcize_opt_find(s, IPPROTO_TCP, name))
+		return mrcize_tcp_scratch_get(s->domain, name, val, len);
+	mrcize_opt_ctx_of(fd, s, name, &ctx);
+	r = mrcize_tcp_getsockopt(&ctx, name, val, len);
+	if (r) {
+		errno = -r;
+		return -1;
+	}
+	return 0;
 }
 
 int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
@@ -606,8 +732,6 @@ int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
 	const struct mrcize_opt *o;
 	struct mrcize_sock s;
 	int v = 0;
-	unsigned int ms;
-	socklen_t mlen = sizeof(ms);
 
 	if (!mrcize_get(fd, &s))
 		return get_getsockopt()(fd, level, name, val, len);
@@ -615,22 +739,15 @@ int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
 		v = name == SO_DOMAIN ? s.domain : IPPROTO_TCP;
 		return mrcize_give(val, len, &v, sizeof(v));
 	}
-	if (level == IPPROTO_TCP && name == TCP_INFO)
-		return mrcize_tcp_info(fd, val, len);
-	if (level == IPPROTO_TCP && name == TCP_USER_TIMEOUT) {
-		if (get_getsockopt()(fd, SOL_MRC, MRC_USER_TIMEOUT, &ms, &mlen))
-			return -1;
-		return mrcize_give(val, len, &ms, sizeof(ms));
-	}
-	if (level == IPPROTO_TCP && name == TCP_CONGESTION)
-		return mrcize_give(val, len, "mrc", 4);
-	if (!mrcize_ignored(level, name))
+	if (level == SOL_SOCKET && name == SO_PEERNAME)
+		return mrcize_peername_opt(fd, val, len);
+	if (level == IPPROTO_TCP)
+		return mrcize_tcp_get(fd, &s, name, val, len);
+	if (!mrcize_ip_ignored(level, name))
 		return get_getsockopt()(fd, level, name, val, len);
 	o = mrcize_opt_find(&s, level, name);
 	if (o)
 		return mrcize_give(val, len, o->val, o->len);
-	if (level == IPPROTO_TCP && name == TCP_MAXSEG)
-		v = MRCIZE_MSS;
 	return mrcize_give(val, len, &v, sizeof(v));
 }
 
