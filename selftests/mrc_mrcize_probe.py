@@ -4,9 +4,11 @@
 guest): `server PORT` echoes two connections on an AF_INET6 wildcard
 listener; `client PEER PORT` checks what a TCP program sees: SO_DOMAIN/
 SO_PROTOCOL/SO_TYPE, option read-back, a non-blocking connect finished by
-select(), peer names (plain and v4-mapped), echo, shutdown. Exit 0 when
+select(), peer names (plain and v4-mapped), copies made by socket.dup()
+and numbers freed by os.closerange(), echo, shutdown. Exit 0 when
 every check held; each failure is printed."""
 import errno
+import os
 import select
 import socket
 import sys
@@ -42,6 +44,24 @@ def server(port):
         c.close()
 
 
+def dup_and_close_range(s, peer, port):
+    """A copy made by fcntl(F_DUPFD_CLOEXEC) (socket.dup) is the same TCP
+    socket to the program; a number freed by close_range() (os.closerange)
+    is no longer taken for one."""
+    d = s.dup()
+    check("dup'd getpeername", d.getpeername(), (peer, port))
+    check("dup'd SO_PROTOCOL", d.getsockopt(socket.SOL_SOCKET, socket.SO_PROTOCOL),
+          socket.IPPROTO_TCP)
+    fd = d.detach()
+    os.closerange(fd, fd + 1)
+    a, b = socket.socketpair()
+    check("socketpair on the number close_range freed",
+          (a.fileno(), a.getsockopt(socket.SOL_SOCKET, socket.SO_DOMAIN)),
+          (fd, socket.AF_UNIX))
+    a.close()
+    b.close()
+
+
 def client(peer, port):
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     check("SO_DOMAIN", s.getsockopt(socket.SOL_SOCKET, socket.SO_DOMAIN), socket.AF_INET)
@@ -63,6 +83,7 @@ def client(peer, port):
     check("SO_ERROR", s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR), 0)
     check("getpeername", s.getpeername(), (peer, port))
     check("getsockname family", len(s.getsockname()), 2)
+    dup_and_close_range(s, peer, port)
     info = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 104)
     check("TCP_INFO state ESTABLISHED", info[0], 1)
     s.setblocking(True)

@@ -29,6 +29,7 @@
 #define MRCIZE_MAX_OPTS 48
 #define MRCIZE_OPT_MAX 64
 #define MRCIZE_MSS 1400
+#define MRCIZE_CLOSE_RANGE_CLOEXEC (1U << 2)	/* linux/close_range.h */
 
 struct mrcize_opt {
 	int level, name;
@@ -80,6 +81,10 @@ MRCIZE_REAL(int, close, int)
 MRCIZE_REAL(int, dup, int)
 MRCIZE_REAL(int, dup2, int, int)
 MRCIZE_REAL(int, dup3, int, int, int)
+MRCIZE_REAL(int, fcntl, int, int, ...)
+MRCIZE_REAL(int, fcntl64, int, int, ...)
+MRCIZE_REAL(int, close_range, unsigned int, unsigned int, int)
+MRCIZE_REAL(void, closefrom, int)
 MRCIZE_REAL(ssize_t, sendfile, int, int, off_t *, size_t)
 MRCIZE_REAL(ssize_t, sendfile64, int, int, off64_t *, size_t)
 MRCIZE_REAL(ssize_t, splice, int, loff_t *, int, loff_t *, size_t, unsigned int)
@@ -779,6 +784,74 @@ int dup2(int fd, int fd2)
 int dup3(int fd, int fd2, int flags)
 {
 	return mrcize_dup_entry(fd, get_dup3()(fd, fd2, flags));
+}
+
+/*
+ * fcntl() takes an int, a long or a pointer as its third argument; like
+ * glibc's own wrapper we pass on a pointer-sized one (on x86_64 and the
+ * other LP64 ABIs an int travels in the same register). Only F_DUPFD and
+ * F_DUPFD_CLOEXEC concern us: Python's socket.dup() is one.
+ */
+static int mrcize_fcntl(int (*real)(int, int, ...), int fd, int cmd, va_list ap)
+{
+	void *arg = va_arg(ap, void *);
+	int r = real(fd, cmd, arg);
+
+	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
+		mrcize_dup_entry(fd, r);
+	return r;
+}
+
+int fcntl(int fd, int cmd, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, cmd);
+	r = mrcize_fcntl(get_fcntl(), fd, cmd, ap);
+	va_end(ap);
+	return r;
+}
+
+int fcntl64(int fd, int cmd, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, cmd);
+	r = mrcize_fcntl(get_fcntl64() ? get_fcntl64() : get_fcntl(), fd, cmd, ap);
+	va_end(ap);
+	return r;
+}
+
+/* Forget the descriptors from @first to @last (inclusive). */
+static void mrcize_forget_range(unsigned int first, unsigned int last)
+{
+	unsigned int fd;
+
+	pthread_mutex_lock(&mrcize.lock);
+	for (fd = first; fd <= last && fd < (unsigned int)mrcize.nsocks; fd++) {
+		free(mrcize.socks[fd]);
+		mrcize.socks[fd] = NULL;
+	}
+	pthread_mutex_unlock(&mrcize.lock);
+}
+
+int close_range(unsigned int first, unsigned int last, int flags)
+{
+	int r = get_close_range()(first, last, flags);
+
+	/* CLOSE_RANGE_CLOEXEC only marks them; they stay open until exec. */
+	if (!r && !(flags & MRCIZE_CLOSE_RANGE_CLOEXEC))
+		mrcize_forget_range(first, last);
+	return r;
+}
+
+void closefrom(int lowfd)
+{
+	get_closefrom()(lowfd);
+	if (lowfd >= 0)
+		mrcize_forget_range((unsigned int)lowfd, ~0U);
 }
 
 static bool mrcize_unsupported(int err)
