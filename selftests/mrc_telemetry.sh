@@ -193,6 +193,10 @@ plane_states() {
 }
 blackhole() {
 	local spid cpid id t0 t1 t_start t_in_place react restore state
+	# The reaction and restore windows stretch with the transfer: on the
+	# debug kernel the probes that restore the plane back off to seconds.
+	local scale=${MRC_TIME_SCALE:-1}
+	local window=$((15000000000 * scale))
 	port=$((port + 1))
 	ip netns exec "$(topo_ns b)" "$MRCPERF" -s -1 -p "$port" --verify -J \
 		> "$work/bh_server.json" &
@@ -204,7 +208,7 @@ blackhole() {
 	# debug kernel: netem took 5.8 s to apply, the connection ended
 	# before the probes could be seen restoring the plane).
 	ip netns exec "$(topo_ns a)" "$MRCPERF" -c "$PEER" --wait-server 10000 -p "$port" --verify \
-		-t $((40 * ${MRC_TIME_SCALE:-1})) -J > "$work/bh_client.json" &
+		-t $((40 * scale)) -J > "$work/bh_client.json" &
 	cpid=$!
 	t_start=$(date +%s)
 	sleep 3
@@ -214,7 +218,7 @@ blackhole() {
 	t_in_place=$(date +%s%N)
 	echo "# conn ${id:-none}: black hole in place $((t_in_place / 1000000000 - t_start)) s into the transfer"
 	react=""
-	while [ $(($(date +%s%N) - t_in_place)) -lt 15000000000 ]; do
+	while [ $(($(date +%s%N) - t_in_place)) -lt "$window" ]; do
 		t1=$(first_action_after "$((t0 / 1000000))" 2)
 		if [ -n "$t1" ]; then
 			react=$((t1 - t0 / 1000000))
@@ -232,9 +236,9 @@ blackhole() {
 	if [ -z "$react" ] && [ "$state" = assumed-bad ]; then
 		by=module
 		react=0
-		echo "# no mrcd action on plane 2 within 15 s: the module had marked its EVs bad itself"
+		echo "# no mrcd action on plane 2 within $((15 * scale)) s: the module had marked its EVs bad itself"
 	fi
-	[ -n "$react" ] || echo "# no action on plane 2 within 15 s; connections of host a: $(na "$MRCCTL" -j conn show | jq -c '[.[] | {id, state, "peer-port"}]')"
+	[ -n "$react" ] || echo "# no action on plane 2 within $((15 * scale)) s; connections of host a: $(na "$MRCCTL" -j conn show | jq -c '[.[] | {id, state, "peer-port"}]')"
 	awk -v t="$((t0 / 1000000))" 'match($0, /unix_ms=[0-9]+/) &&
 		substr($0, RSTART + 8, RLENGTH - 8) + 0 >= t && / plane=2 /' \
 		"$work/mrcd.log" | head -4 | sed 's/^/# mrcd: /'
@@ -253,12 +257,16 @@ blackhole() {
 	topo_unshape 2
 	t0=$(date +%s%N)
 	restore=""
-	while [ $(($(date +%s%N) - t0)) -lt 15000000000 ]; do
+	while [ $(($(date +%s%N) - t0)) -lt "$window" ]; do
 		state=$(plane_states "$id" 2> /dev/null)
 		[ "$state" = good ] && { restore=$((($(date +%s%N) - t0) / 1000000)); break; }
+		if ! kill -0 "$cpid" 2> /dev/null; then
+			echo "# the transfer ended before plane 2 was restored"
+			break
+		fi
 		sleep 0.1
 	done
-	echo "# healed: plane 2 EVs $state ${restore:+after $restore ms}, $(($(date +%s) - t_start)) s into the transfer"
+	echo "# healed: plane 2 EVs ${state:-?} ${restore:+after $restore ms}, $(($(date +%s) - t_start)) s into the transfer"
 	wait "$cpid"
 	wait "$spid"
 	echo "# conn $id: $(jq -c '{bytes, error}' "$work/bh_client.json" "$work/bh_server.json" 2>&1 | tr '\n' ' ')"
