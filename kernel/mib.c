@@ -20,6 +20,7 @@ static const char * const mrc_mib_names[MRC_MIB_MAX] = {
 	[MRC_MIB_CONNTIMEOUT]	= "ConnTimeout",
 	[MRC_MIB_TXERR]		= "TxErr",
 	[MRC_MIB_TXRSTNOCONN]	= "TxRstNoConn",
+	[MRC_MIB_CONNREFUSEDICMP] = "ConnRefusedIcmp",
 	[MRC_MIB_RXDROPSHORT]	= "RxDropShort",
 	[MRC_MIB_RXDROPVERSION]	= "RxDropVersion",
 	[MRC_MIB_RXDROPTYPE]	= "RxDropType",

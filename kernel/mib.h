@@ -31,6 +31,7 @@ enum mrc_mib_field {
 	MRC_MIB_CONNTIMEOUT,	/* connections that hit their user timeout */
 	MRC_MIB_TXERR,		/* packets that could not be sent */
 	MRC_MIB_TXRSTNOCONN,	/* RSTs answering packets for no connection */
+	MRC_MIB_CONNREFUSEDICMP, /* connect()s refused by ICMP port unreachable */
 	/* received packets dropped, one counter per enum mrc_drop_reason */
 	MRC_MIB_RXDROPSHORT,
 	MRC_MIB_RXDROPVERSION,

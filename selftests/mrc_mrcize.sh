@@ -224,7 +224,7 @@ sockopts() {
 		}
 		END { for (k in tcp) print "only under TCP: " tcp[k] }' "$work/so-tcp" "$work/so-mrc")
 	echo "# $n (state, option) pairs compared"
-	[ -z "$diff" ] || { sed 's/^/# /' <<< "$diff" | head -60; return 1; }
+	[ -z "$diff" ] || { echo "$diff" | head -60 | sed 's/^/# /'; return 1; }
 	[ "$n" -gt 400 ]
 }
 mrc_lib_check "every TCP and SOL_SOCKET option under mrcize answers as TCP's" sockopts
@@ -299,12 +299,13 @@ fallback() {
 	spid=$!
 	pids+=("$spid")
 	sleep 1
-	# Without --fallback an MRC client is refused: nobody serves the port on MRC.
-	if topo_exec a "$MRCIZE" run iperf3 -c "$PEER" -p "$port" -t 1 > "$work/nofb.out" 2>&1; then
-		echo "# without --fallback the client got through:"; dump out "$work/nofb.out"
+	# With --no-fallback an MRC client is refused: nobody serves the port on MRC.
+	if topo_exec a "$MRCIZE" run --no-fallback iperf3 -c "$PEER" -p "$port" -t 1 > "$work/nofb.out" 2>&1; then
+		echo "# with --no-fallback the client got through:"; dump out "$work/nofb.out"
 		return 1
 	fi
-	topo_exec a "$MRCIZE" run --fallback --debug iperf3 -c "$PEER" -p "$port" -t 2 -J \
+	# By default it falls back.
+	topo_exec a "$MRCIZE" run --debug iperf3 -c "$PEER" -p "$port" -t 2 -J \
 		> "$work/fb.json" 2> "$work/fb.log"
 	rc=$?
 	wait "$spid"
@@ -318,7 +319,48 @@ fallback() {
 		return 1
 	}
 }
-mrc_lib_check "mrcize run --fallback: a TCP-only peer is reached over TCP" fallback
+mrc_lib_check "mrcize run (fallback by default): a TCP-only peer is reached over TCP" fallback
+
+# ---- a host that runs no MRC on the address: refused at once, TCP at once
+# Host b stops serving MRC on plane 0 (its MRC socket there closes), so
+# its kernel answers a SYN with ICMP port unreachable, as for TCP.
+no_mrc_host() {
+	local port=5303 out rc t0 ms icmp0 icmp1 spid fbrc fbms ok=1 scale=${MRC_TIME_SCALE:-1}
+	topo_exec b "$MRCCTL" plane del 0 || return 1
+	icmp0=$(mrc_stat a ConnRefusedIcmp)
+	t0=$(date +%s%N)
+	out=$(topo_exec a "$MRCPERF" -c "$PEER" -p "$port" -n 1M -J --timeout 10000)
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	icmp1=$(mrc_stat a ConnRefusedIcmp)
+	echo "# AF_MRC connect to a host without MRC: exit $rc," \
+		"\"$(jq -r .error <<< "$out")\" after $ms ms; ConnRefusedIcmp +$((icmp1 - icmp0))"
+	# Refused, not timed out (the SYNs would go on for the 10 s timeout).
+	[ "$rc" = 2 ] && jq -e '.error | test("refused")' <<< "$out" > /dev/null || ok=0
+	[ "$ms" -lt $((3000 * scale)) ] && [ $((icmp1 - icmp0)) -ge 1 ] || ok=0
+	ip netns exec "$(topo_ns b)" iperf3 -s -1 -p "$port" -J > "$work/nomrc.json" 2>&1 &
+	spid=$!
+	pids+=("$spid")
+	sleep 1
+	t0=$(date +%s%N)
+	topo_exec a "$MRCIZE" run --debug iperf3 -c "$PEER" -p "$port" -t 1 -J \
+		> "$work/nomrc-fb.json" 2> "$work/nomrc-fb.log"
+	fbrc=$?
+	fbms=$((($(date +%s%N) - t0) / 1000000))
+	wait "$spid"
+	topo_exec b "$MRCCTL" plane add dev pl0 id 0 || ok=0
+	echo "# mrcize (fallback by default) to it: exit $fbrc after $fbms ms (1 s of transfer;" \
+		"an MRC connect that is not refused waits 3 s before TCP)"
+	# Each connection fell back because MRC was refused, not after the
+	# 3 s of waiting for an answer.
+	# shellcheck disable=SC2015 # the block after || is the failure report
+	[ "$fbrc" = 0 ] && grep -q "plain TCP (fallback" "$work/nomrc-fb.log" &&
+		grep -q "MRC connect failed: Connection refused" "$work/nomrc-fb.log" &&
+		! grep -q "no answer in time" "$work/nomrc-fb.log" &&
+		[ "$fbms" -lt $((3000 * scale)) ] || { ok=0; dump "fallback log" "$work/nomrc-fb.log"; }
+	[ "$ok" = 1 ]
+}
+mrc_lib_check "a host without MRC refuses at once (ICMP); mrcize goes TCP at once" no_mrc_host
 
 # ---- the usual end
 for p in "${pids[@]}"; do kill "$p" 2> /dev/null; done

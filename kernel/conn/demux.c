@@ -9,6 +9,8 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/icmp.h>
+#include <linux/icmpv6.h>
 #include <linux/ipv6.h>
 #include <linux/skbuff.h>
 #include <net/inet_ecn.h>
@@ -171,4 +173,76 @@ int mrc_demux_rcv(struct sock *sk, struct sk_buff *skb)
 	else
 		consume_skb(skb);
 	return 0;
+}
+
+/* Is @skb, an ICMP error for a datagram of @sk, a port unreachable? */
+static bool mrc_demux_port_unreach(const struct sock *sk,
+				   const struct sk_buff *skb)
+{
+	if (sk->sk_family == AF_INET)
+		return icmp_hdr(skb)->type == ICMP_DEST_UNREACH &&
+		       icmp_hdr(skb)->code == ICMP_PORT_UNREACH;
+	return icmp6_hdr(skb)->icmp6_type == ICMPV6_DEST_UNREACH &&
+	       icmp6_hdr(skb)->icmp6_code == ICMPV6_PORT_UNREACH;
+}
+
+/*
+ * UDP encap_err_lookup: is the plane socket @sk the sender of the
+ * datagram an ICMP error quotes? Our datagrams leave from the EV's source
+ * port, not from the port @sk is bound to, so UDP finds @sk only by the
+ * destination port (as for VXLAN) and asks us: ours if @sk is a plane's.
+ * Return: 0 to take the error.
+ */
+int mrc_demux_err_lookup(struct sock *sk, struct sk_buff *skb)
+{
+	return rcu_dereference_sk_user_data(sk) ? 0 : -ENOENT;
+}
+
+/*
+ * mrc_demux_err - an ICMP error about a datagram we sent (UDP
+ * encap_err_rcv: softirq, RCU held; skb->data at the quoted IP header,
+ * its UDP header @udp_offset bytes on). A port unreachable for our SYN
+ * means the peer's host serves no MRC on that address: the connect()
+ * fails with ECONNREFUSED at once, as TCP's does on the same ICMP in
+ * SYN_SENT (tcp_v4_err()), instead of repeating SYNs until the user
+ * timeout. That is what lets a caller (mrcize) fall back to TCP at
+ * once. The quoted SYN must carry the connection's token, which an
+ * off-path sender cannot guess. Other errors are left to the core's
+ * loss detection.
+ */
+void mrc_demux_err(struct sock *sk, struct sk_buff *skb, unsigned int udp_offset)
+{
+	struct mrc_plane *pl = rcu_dereference_sk_user_data(sk);
+	u8 buf[MRC_WIRE_MAX_HDR];
+	unsigned int off = udp_offset + sizeof(struct udphdr);
+	struct mrc_conn *conn;
+	struct mrc_net *mn;
+	struct mrc_pkt pkt;
+	bool refused = false;
+	u32 len;
+
+	if (!pl || !mrc_demux_port_unreach(sk, skb) || skb->len <= off)
+		return;
+	/*
+	 * The quoted SYN, whole: an IPv4 ICMP error of Linux quotes 548
+	 * bytes of the datagram (576 in all), 520 of them MRC's, more than
+	 * the 420 of a SYN with 16 planes; IPv6 quotes up to 1232.
+	 */
+	len = min_t(u32, skb->len - off, sizeof(buf));
+	if (skb_copy_bits(skb, off, buf, len) ||
+	    mrc_wire_parse(buf, len, &pkt) || pkt.type != MRC_PKT_SYN)
+		return;
+	mn = mrc_pernet(sock_net(sk));
+	conn = mrc_conn_lookup(mn, pkt.src_token);
+	if (!conn)
+		return;
+	spin_lock(&conn->lock);
+	if (conn->core && mrc_core_state(conn->core) == MRC_CORE_SYN_SENT) {
+		mrc_core_abort(conn->core, ECONNREFUSED);
+		refused = true;
+	}
+	spin_unlock(&conn->lock);
+	mrc_conn_put(conn);
+	if (refused)
+		mrc_mib_inc(mn->net, MRC_MIB_CONNREFUSEDICMP);
 }

@@ -11,5 +11,7 @@ struct sock;
 
 void mrc_demux_input(struct mrc_plane *pl, struct sk_buff *skb, bool ce);
 int mrc_demux_rcv(struct sock *sk, struct sk_buff *skb);
+int mrc_demux_err_lookup(struct sock *sk, struct sk_buff *skb);
+void mrc_demux_err(struct sock *sk, struct sk_buff *skb, unsigned int udp_offset);
 
 #endif /* __MRC_DEMUX_H */

@@ -185,6 +185,8 @@ static int mrc_udp_sock(struct net *net, struct mrc_plane *pl, int family,
 		.sk_user_data = pl,
 		.encap_type = 1,
 		.encap_rcv = mrc_demux_rcv,
+		.encap_err_lookup = mrc_demux_err_lookup,
+		.encap_err_rcv = mrc_demux_err,
 	};
 	struct udp_port_cfg cfg = {
 		.family = family,

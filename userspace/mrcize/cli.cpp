@@ -12,14 +12,14 @@ namespace mrcize {
 namespace {
 
 constexpr std::string_view kUsage =
-    "Usage: mrcize run [ --fallback ] [ --debug ] [ --ports LIST ] [ --timeout MS ]\n"
+    "Usage: mrcize run [ --no-fallback ] [ --debug ] [ --ports LIST ] [ --timeout MS ]\n"
     "                  [ -- ] CMD [ ARGS... ]\n"
     "       mrcize help\n"
     "Runs CMD with its TCP sockets carried by AF_MRC (LD_PRELOAD=libmrcize.so).\n"
-    "  --fallback     use plain TCP when a peer does not answer over MRC\n"
+    "  --no-fallback  fail a connect the peer refuses over MRC (default: use TCP)\n"
     "  --debug        log every decision to stderr (MRCIZE_DEBUG=1)\n"
     "  --ports LIST   only these ports (5201,6379,7000-7100) go over MRC\n"
-    "  --timeout MS   how long --fallback waits for an MRC connect (3000)\n";
+    "  --timeout MS   how long an MRC connect may take before TCP is tried (3000)\n";
 
 int Usage(std::ostream& os, int status) {
   os << kUsage;
@@ -75,8 +75,9 @@ int Parse(std::span<const std::string_view> args, const std::optional<std::strin
       break;
     }
     if (a.empty() || a[0] != '-') break;
-    if (a == "--fallback") {
-      plan.env.emplace_back("MRCIZE_FALLBACK", "1");
+    if (a == "--fallback" || a == "--no-fallback") {
+      // --fallback is the default; it stays accepted for older scripts.
+      plan.env.emplace_back("MRCIZE_FALLBACK", a == "--fallback" ? "1" : "0");
     } else if (a == "--debug") {
       plan.env.emplace_back("MRCIZE_DEBUG", "1");
     } else if (a == "--ports" || a == "--timeout") {

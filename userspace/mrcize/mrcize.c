@@ -162,7 +162,8 @@ static void mrcize_init(void)
 	int fam;
 
 	mrcize.debug = mrcize_env_on("MRCIZE_DEBUG");
-	mrcize.fallback = mrcize_env_on("MRCIZE_FALLBACK");
+	/* Unset: fall back, as an MPTCP client falls back to TCP. */
+	mrcize.fallback = !getenv("MRCIZE_FALLBACK") || mrcize_env_on("MRCIZE_FALLBACK");
 	mrcize.timeout_ms = MRCIZE_DEFAULT_TIMEOUT_MS;
 	mrcize_init_tcp();
 	v = getenv("MRCIZE_TIMEOUT_MS");

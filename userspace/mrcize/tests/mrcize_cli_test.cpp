@@ -63,6 +63,17 @@ TEST(MrcizeCli, Options) {
   EXPECT_EQ(p.plan.argv, (std::vector<std::string>{"--weird-cmd", "-x"}));
 }
 
+TEST(MrcizeCli, FallbackIsTheDefault) {
+  const auto dflt = ParseArgs({"run", "true"});
+  ASSERT_EQ(dflt.status, mrcize::kExitOk);
+  EXPECT_EQ(EnvOf(dflt.plan, "MRCIZE_FALLBACK"), "<unset>") << "unset: the shim falls back";
+  const auto off = ParseArgs({"run", "--no-fallback", "true"});
+  ASSERT_EQ(off.status, mrcize::kExitOk);
+  EXPECT_EQ(EnvOf(off.plan, "MRCIZE_FALLBACK"), "0");
+  const auto help = ParseArgs({"help"});
+  EXPECT_NE(help.out.find("--no-fallback"), std::string::npos);
+}
+
 TEST(MrcizeCli, HelpGoesToStdout) {
   const auto p = ParseArgs({"help"});
   EXPECT_EQ(p.status, mrcize::kExitOk);
