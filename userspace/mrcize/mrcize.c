@@ -54,6 +54,7 @@ static struct {
 	int timeout_ms;
 	struct mrcize_ports ports;
 	struct mrcize_opt_ctx tcp;	/* TCP's sysctls, read once */
+	int txrehash;			/* net.core.txrehash */
 	char available_cc[256];
 	pthread_mutex_t lock;	/* protects socks[] and nsocks */
 	struct mrcize_sock **socks;	/* indexed by fd */
@@ -152,6 +153,7 @@ static void mrcize_init_tcp(void)
 	}
 	t->available_cc = mrcize.available_cc;
 	t->mss = MRCIZE_MSS;
+	mrcize.txrehash = -1;	/* SO_TXREHASH's "the sysctl's value" */
 }
 
 static void mrcize_init(void)
@@ -322,6 +324,9 @@ int socket(int domain, int type, int protocol)
 	    (protocol == 0 || protocol == IPPROTO_TCP) && mrcize.family > 0) {
 		fd = get_socket()(mrcize.family, type, 0);
 		if (fd >= 0) {
+			/* inet_create() starts a TCP socket at net.core.txrehash. */
+			get_setsockopt()(fd, SOL_SOCKET, SO_TXREHASH, &mrcize.txrehash,
+					 sizeof(mrcize.txrehash));
 			mrcize_put(fd, &s);
 			mrcize_log("fd %d: AF_MRC for a %s stream socket", fd, mrcize_fam(domain));
 			return fd;
@@ -477,13 +482,17 @@ static void mrcize_accepted(int lfd, const struct mrcize_sock *ls, int fd,
 			    const struct sockaddr_mrc *m, struct sockaddr *sa, socklen_t *len)
 {
 	struct mrcize_sock s = { .domain = ls->domain };
+	socklen_t tlen = sizeof(int);
 	struct sockaddr_storage ss;
-	int i;
+	int i, txrehash;
 
 	/* TCP's accepted sockets inherit the listener's TCP options. */
 	for (i = 0; i < ls->nopts; i++)
 		if (ls->opts[i].level != SOL_SOCKET)
 			s.opts[s.nopts++] = ls->opts[i];
+	/* sk_clone_lock() copies sk_txrehash too; AF_MRC's children start at 0. */
+	if (!get_getsockopt()(lfd, SOL_SOCKET, SO_TXREHASH, &txrehash, &tlen))
+		get_setsockopt()(fd, SOL_SOCKET, SO_TXREHASH, &txrehash, sizeof(txrehash));
 	mrcize_put(fd, &s);
 	mrcize_copy_out(&ss, mrcize_from_mrc(m, s.domain, &ss), sa, len);
 	mrcize_log("fd %d: accepted over MRC on fd %d", fd, lfd);
@@ -616,6 +625,14 @@ int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
 		return get_setsockopt()(fd, level, name, val, len);
 	if (level == IPPROTO_TCP) {
 		r = mrcize_tcp_set(fd, &s, name, val, len);
+	} else if (level == SOL_SOCKET && name == SO_REUSEPORT) {
+		/* AF_MRC refuses it (EOPNOTSUPP); servers set it by habit. */
+		if (len < sizeof(int)) {
+			errno = EINVAL;
+			return -1;
+		}
+		r = 0;
+		mrcize_log("fd %d: SO_REUSEPORT kept; MRC has no reuseport groups", fd);
 	} else if (mrcize_ip_ignored(level, name)) {
 		if (!val || len < sizeof(int)) {
 			errno = EINVAL;
@@ -747,6 +764,13 @@ int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
 	}
 	if (level == SOL_SOCKET && name == SO_PEERNAME)
 		return mrcize_peername_opt(fd, val, len);
+	if (level == SOL_SOCKET && name == SO_REUSEPORT) {
+		o = mrcize_opt_find(&s, level, name);
+		if (o && o->len >= sizeof(int))
+			memcpy(&v, o->val, sizeof(v));
+		v = !!v;
+		return mrcize_give(val, len, &v, sizeof(v));
+	}
 	if (level == IPPROTO_TCP)
 		return mrcize_tcp_get(fd, &s, name, val, len);
 	if (!mrcize_ip_ignored(level, name))

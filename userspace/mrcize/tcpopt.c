@@ -81,7 +81,7 @@ static const struct mrcize_opt_desc mrcize_opts[] = {
 
 	SO_KERNEL(SO_DEBUG),
 	SO_KERNEL(SO_REUSEADDR),
-	SO_OPT(SO_REUSEPORT, KERNEL, "a group of MRC listeners on one port"),
+	SO_OPT(SO_REUSEPORT, KEPT, "kept (AF_MRC refuses it); a second listener on the port still gets EADDRINUSE"),
 	SO_KERNEL(SO_TYPE),
 	SO_KERNEL(SO_ERROR),
 	SO_KERNEL(SO_DONTROUTE),
@@ -150,7 +150,7 @@ static const struct mrcize_opt_desc mrcize_opts[] = {
 	SO_KERNEL(SO_NETNS_COOKIE),
 	SO_KERNEL(SO_BUF_LOCK),
 	SO_KERNEL(SO_RESERVE_MEM),
-	SO_KERNEL(SO_TXREHASH),
+	SO_OPT(SO_TXREHASH, MAPPED, "starts at net.core.txrehash, as TCP's"),
 	SO_KERNEL(SO_RCVMARK),
 };
 
