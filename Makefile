@@ -9,7 +9,7 @@
 #                 kernel (KASAN, lockdep, kmemleak, UBSAN, debugobjects),
 #                 after a self-test that each of them reports a deliberate
 #                 bug; the kernel is built once into build/debug-kernel
-#                 (about 10 min on 2 cores), then cached
+#                 (42 CPU-minutes, 21-25 min on 2 idle cores), then cached
 #   make bench    MRC against TCP, MPTCP, Soft-RoCE and UDP in a guest:
 #                 table, build/bench/results.json, plots (BENCH=--quick)
 #   make stress   the long fault matrix in a guest (MRC_FAULT_ROUNDS=3)
