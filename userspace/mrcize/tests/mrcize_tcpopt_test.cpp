@@ -4,12 +4,13 @@
 // silently, and the answers follow 6.1's do_tcp_{set,get}sockopt(). The
 // guest compares them with a real 6.1 TCP socket (mrc_mrcize.sh); this
 // host's kernel is not 6.1, so here the rules are checked one by one.
-#include <errno.h>
 #include <gtest/gtest.h>
 #include <linux/version.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <array>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -35,10 +36,16 @@ std::map<std::string, int> HeaderOptions(const std::string& path, const std::str
   const std::regex def("^#define\\s+(" + prefix + "[A-Z0-9_]+)\\s+([0-9]+)\\b");
   bool inside = from.empty();
   for (std::string line; std::getline(in, line);) {
-    if (!inside && line.find(from) != std::string::npos) inside = true;
-    if (inside && !to.empty() && line.find(to) != std::string::npos) break;
+    if (!inside && line.find(from) != std::string::npos) {
+      inside = true;
+    }
+    if (inside && !to.empty() && line.find(to) != std::string::npos) {
+      break;
+    }
     std::smatch m;
-    if (inside && std::regex_search(line, m, def)) found[m[1]] = std::stoi(m[2]);
+    if (inside && std::regex_search(line, m, def)) {
+      found[m[1]] = std::stoi(m[2]);
+    }
   }
   return found;
 }
@@ -59,13 +66,13 @@ TEST(MrcizeTcpopt, HeadersAreLinux61) {
 TEST(MrcizeTcpopt, TableNamesEveryTcpOption) {
   const auto tcp =
       HeaderOptions("/usr/include/linux/tcp.h", "TCP_", "TCP socket options", "TCP_REPAIR_ON");
-  ASSERT_GE(tcp.size(), 36u) << "the TCP option block of linux/tcp.h moved";
+  ASSERT_GE(tcp.size(), 36U) << "the TCP option block of linux/tcp.h moved";
   ExpectAllInTable(IPPROTO_TCP, tcp);
 }
 
 TEST(MrcizeTcpopt, TableNamesEverySocketOption) {
   auto so = HeaderOptions("/usr/include/asm-generic/socket.h", "SO_", "", "");
-  ASSERT_GE(so.size(), 70u);
+  ASSERT_GE(so.size(), 70U);
   ExpectAllInTable(SOL_SOCKET, so);
 }
 
@@ -87,6 +94,7 @@ TEST(MrcizeTcpopt, EveryEntryIsInTheHeadersAndSaysHow) {
 
 class TcpRules : public ::testing::Test {
  protected:
+  // NOLINTNEXTLINE(cppcoreguidelines-non-private-member-variables-in-classes): TEST_F bodies set it
   mrcize_opt_ctx ctx{};
   void SetUp() override {
     ctx.state = MRCIZE_TCP_CLOSE;
@@ -106,7 +114,7 @@ class TcpRules : public ::testing::Test {
   // The int read back, with @kept as the value the program set (if any).
   int Get(int name, const int* kept = nullptr) {
     ctx.kept = kept;
-    ctx.kept_len = kept ? sizeof(int) : 0;
+    ctx.kept_len = kept != nullptr ? sizeof(int) : 0;
     int v = -12345;
     socklen_t len = sizeof(v);
     EXPECT_EQ(mrcize_tcp_getsockopt(&ctx, name, &v, &len), 0) << "option " << name;
@@ -149,31 +157,31 @@ TEST_F(TcpRules, StateDependentWrites) {
 TEST_F(TcpRules, WhatCannotApplyFailsAsTcpOutsideRepairOrWithoutMd5) {
   EXPECT_EQ(Set(kTcpRepair, 1), -EPERM);
   EXPECT_EQ(Set(kTcpMd5sig, 0), -EINVAL) << "shorter than struct tcp_md5sig";
-  unsigned char key[216] = {};
-  EXPECT_EQ(mrcize_tcp_setsockopt(&ctx, kTcpMd5sig, key, sizeof(key)), -ENOPROTOOPT);
+  std::array<unsigned char, 216> key{};
+  EXPECT_EQ(mrcize_tcp_setsockopt(&ctx, kTcpMd5sig, key.data(), key.size()), -ENOPROTOOPT);
   EXPECT_EQ(mrcize_tcp_setsockopt(&ctx, kTcpUlp, "tls", 3), -ENOENT);
   EXPECT_EQ(mrcize_tcp_setsockopt(&ctx, kTcpUlp, "tls", 0), -EINVAL);
-  unsigned char zc[128] = {};
+  std::array<unsigned char, 128> zc{};
   socklen_t len = 8;
-  EXPECT_EQ(mrcize_tcp_getsockopt(&ctx, kTcpZerocopyReceive, zc, &len), -EINVAL);
-  len = sizeof(zc);
-  EXPECT_EQ(mrcize_tcp_getsockopt(&ctx, kTcpZerocopyReceive, zc, &len), 0)
+  EXPECT_EQ(mrcize_tcp_getsockopt(&ctx, kTcpZerocopyReceive, zc.data(), &len), -EINVAL);
+  len = zc.size();
+  EXPECT_EQ(mrcize_tcp_getsockopt(&ctx, kTcpZerocopyReceive, zc.data(), &len), 0)
       << "nothing ready to map, as TCP answers";
-  EXPECT_EQ(len, 64u) << "struct tcp_zerocopy_receive";
+  EXPECT_EQ(len, 64U) << "struct tcp_zerocopy_receive";
   zc[100] = 1;
-  len = sizeof(zc);
-  EXPECT_EQ(mrcize_tcp_getsockopt(&ctx, kTcpZerocopyReceive, zc, &len), -EINVAL)
+  len = zc.size();
+  EXPECT_EQ(mrcize_tcp_getsockopt(&ctx, kTcpZerocopyReceive, zc.data(), &len), -EINVAL)
       << "bytes past the struct must be zero";
   zc[100] = 0;
   zc[1] = 1;  // address not page-aligned
-  len = sizeof(zc);
-  EXPECT_EQ(mrcize_tcp_getsockopt(&ctx, kTcpZerocopyReceive, zc, &len), -EINVAL);
+  len = zc.size();
+  EXPECT_EQ(mrcize_tcp_getsockopt(&ctx, kTcpZerocopyReceive, zc.data(), &len), -EINVAL);
   zc[1] = 0;
   ctx.state = MRCIZE_TCP_LISTEN;
-  len = sizeof(zc);
-  EXPECT_EQ(mrcize_tcp_getsockopt(&ctx, kTcpZerocopyReceive, zc, &len), -ENOTCONN);
+  len = zc.size();
+  EXPECT_EQ(mrcize_tcp_getsockopt(&ctx, kTcpZerocopyReceive, zc.data(), &len), -ENOTCONN);
   len = sizeof(int);
-  EXPECT_EQ(mrcize_tcp_getsockopt(&ctx, kTcpMd5sig, zc, &len), -ENOPROTOOPT);
+  EXPECT_EQ(mrcize_tcp_getsockopt(&ctx, kTcpMd5sig, zc.data(), &len), -ENOPROTOOPT);
   EXPECT_EQ(Get(kTcpRepair), 0);
 }
 
@@ -190,7 +198,11 @@ TEST_F(TcpRules, DefaultsAreTcpsAndSysctls) {
 }
 
 TEST_F(TcpRules, KeptValuesReadBackAsTcpNormalisesThem) {
-  const int seven = 7, five = 5, minus = -3, big = 1000, small = 10;
+  const int seven = 7;
+  const int five = 5;
+  const int minus = -3;
+  const int big = 1000;
+  const int small = 10;
   EXPECT_EQ(Get(kTcpNodelay, &seven), 1);
   EXPECT_EQ(Get(kTcpDeferAccept, &five), 7) << "rounded up to whole SYN-ACK retries";
   EXPECT_EQ(Get(kTcpLinger2, &minus), -1);
@@ -205,19 +217,19 @@ TEST_F(TcpRules, KeptValuesReadBackAsTcpNormalisesThem) {
 }
 
 TEST_F(TcpRules, ReadsTruncateAsTcp) {
-  char buf[32];
+  std::array<char, 32> buf{};
   socklen_t len = 2;
-  EXPECT_EQ(mrcize_tcp_getsockopt(&ctx, kTcpKeepidle, buf, &len), 0);
-  EXPECT_EQ(len, 2u);
+  EXPECT_EQ(mrcize_tcp_getsockopt(&ctx, kTcpKeepidle, buf.data(), &len), 0);
+  EXPECT_EQ(len, 2U);
   len = static_cast<socklen_t>(-1);
-  EXPECT_EQ(mrcize_tcp_getsockopt(&ctx, kTcpKeepidle, buf, &len), -EINVAL);
-  len = sizeof(buf);
-  EXPECT_EQ(mrcize_tcp_getsockopt(&ctx, kTcpCongestion, buf, &len), 0);
-  EXPECT_EQ(len, 16u);
-  EXPECT_STREQ(buf, MRCIZE_CC_NAME);
-  len = sizeof(buf);
-  EXPECT_EQ(mrcize_tcp_getsockopt(&ctx, kTcpUlp, buf, &len), 0);
-  EXPECT_EQ(len, 0u) << "no ULP";
+  EXPECT_EQ(mrcize_tcp_getsockopt(&ctx, kTcpKeepidle, buf.data(), &len), -EINVAL);
+  len = buf.size();
+  EXPECT_EQ(mrcize_tcp_getsockopt(&ctx, kTcpCongestion, buf.data(), &len), 0);
+  EXPECT_EQ(len, 16U);
+  EXPECT_STREQ(buf.data(), MRCIZE_CC_NAME);
+  len = buf.size();
+  EXPECT_EQ(mrcize_tcp_getsockopt(&ctx, kTcpUlp, buf.data(), &len), 0);
+  EXPECT_EQ(len, 0U) << "no ULP";
 }
 
 TEST_F(TcpRules, CongestionNamesTcpKnowsAreAccepted) {
@@ -235,15 +247,15 @@ TEST(MrcizeTcpInfo, SixOneLayoutFromMrcFigures) {
   src.srtt_us = 800;
   src.mss = 1400;
   src.cwnd_bytes = 14000;
-  unsigned char buf[512];
-  socklen_t len = sizeof(buf);
-  ASSERT_EQ(mrcize_tcp_info(&src, buf, &len), 0);
-  EXPECT_EQ(len, 232u) << "6.1's struct tcp_info";
+  std::array<unsigned char, 512> buf{};
+  socklen_t len = buf.size();
+  ASSERT_EQ(mrcize_tcp_info(&src, buf.data(), &len), 0);
+  EXPECT_EQ(len, 232U) << "6.1's struct tcp_info";
   EXPECT_EQ(buf[0], 1) << "TCP_ESTABLISHED";
   src.state = MRCIZE_TCP_LISTEN;
   len = 1;
-  ASSERT_EQ(mrcize_tcp_info(&src, buf, &len), 0);
-  EXPECT_EQ(len, 1u);
+  ASSERT_EQ(mrcize_tcp_info(&src, buf.data(), &len), 0);
+  EXPECT_EQ(len, 1U);
   EXPECT_EQ(buf[0], 10) << "TCP_LISTEN";
 }
 
