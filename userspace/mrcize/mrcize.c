@@ -709,6 +709,10 @@ static int mrcize_peername_opt(int fd, void *val, socklen_t *len)
 		errno = EINVAL;
 		return -1;
 	}
+	if (*len && !val) {
+		errno = EFAULT;
+		return -1;
+	}
 	memcpy(val, &ss, *len);
 	return 0;
 }

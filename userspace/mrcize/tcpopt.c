@@ -233,6 +233,8 @@ static int mrcize_tcp_set_bytes(const struct mrcize_opt_ctx *ctx, int name, cons
 	case TCP_CONGESTION:
 		if (len < 1)
 			return -EINVAL;
+		if (!val)
+			return -EFAULT;
 		return mrcize_cc_known(ctx, val, len) ? 0 : -ENOENT;
 	case TCP_ULP:
 		return len < 1 ? -EINVAL : -ENOENT;

@@ -239,6 +239,8 @@ TEST_F(TcpRules, CongestionNamesTcpKnowsAreAccepted) {
   EXPECT_EQ(mrcize_tcp_setsockopt(&ctx, kTcpCongestion, "cub", 3), -ENOENT);
   EXPECT_EQ(mrcize_tcp_setsockopt(&ctx, kTcpCongestion, "bbr", 3), -ENOENT);
   EXPECT_EQ(mrcize_tcp_setsockopt(&ctx, kTcpCongestion, "", 0), -EINVAL);
+  EXPECT_EQ(mrcize_tcp_setsockopt(&ctx, kTcpCongestion, nullptr, 5), -EFAULT);
+  EXPECT_EQ(mrcize_tcp_setsockopt(&ctx, kTcpNodelay, nullptr, 4), -EFAULT);
 }
 
 TEST(MrcizeTcpInfo, SixOneLayoutFromMrcFigures) {
