@@ -32,6 +32,8 @@ enum mrc_mib_field {
 	MRC_MIB_TXERR,		/* packets that could not be sent */
 	MRC_MIB_TXRSTNOCONN,	/* RSTs answering packets for no connection */
 	MRC_MIB_CONNREFUSEDICMP, /* connect()s refused by ICMP port unreachable */
+	MRC_MIB_CONNLOCAL,	/* connect()s to an address of this host */
+	MRC_MIB_LISTENTCPACCEPT, /* TCP clients accepted by MRC listeners */
 	/* received packets dropped, one counter per enum mrc_drop_reason */
 	MRC_MIB_RXDROPSHORT,
 	MRC_MIB_RXDROPVERSION,

@@ -95,6 +95,14 @@ mrc_lib_check "planes configured on both hosts" mrc_dp_planes_up
 
 mrc_lib_run_tap mrc_sockapi env MRC_PEER_NS="$(topo_ns b)" MRC_PEER_ADDR=$PEER \
 	ip netns exec "$(topo_ns a)" "$build/selftests/mrc_sockapi"
+# The same API to this host: its plane 2 address, then 127.0.0.1 (no
+# plane's); the packets loop back through "lo", which goes silent when
+# a test silences the peer.
+for local in "$(topo_addr a 2)" 127.0.0.1; do
+	mrc_lib_run_tap "mrc_sockapi (local, $local)" env MRC_PEER_NS="$(topo_ns a)" \
+		MRC_PEER_ADDR="$local" MRC_PEER_DEVS=lo \
+		ip netns exec "$(topo_ns a)" "$build/selftests/mrc_sockapi"
+done
 
 both "no faults"
 shape_all loss 1%

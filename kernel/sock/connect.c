@@ -20,31 +20,15 @@
 #include "sock/sock.h"
 #include "conn/udp.h"
 
-/* The plane whose device routes to @addr, or -ENETUNREACH. */
-static int mrc_route_plane(struct mrc_net *mn, const struct sockaddr_mrc *a)
+/* mrc_route_plane(): a local address that is no plane's */
+#define MRC_LOCAL_ANY_PLANE	(-1000)
+
+/* The plane whose device is @dev, or -ENETUNREACH. */
+static int mrc_dev_plane(struct mrc_net *mn, const struct net_device *dev)
 {
-	struct net_device *dev = NULL;
 	struct mrc_plane *pl;
-	struct dst_entry *dst;
-	struct flowi6 fl6 = {};
-	struct rtable *rt;
 	int id, plane = -ENETUNREACH;
 
-	if (a->mrc_addr_family == AF_INET) {
-		rt = ip_route_output(mn->net, a->mrc_addr4, 0, 0, 0);
-		if (IS_ERR(rt))
-			return -ENETUNREACH;
-		dst = &rt->dst;
-	} else {
-		memcpy(&fl6.daddr, a->mrc_addr6, sizeof(fl6.daddr));
-		fl6.flowi6_oif = a->mrc_scope_id;
-		dst = ip6_route_output(mn->net, NULL, &fl6);
-		if (dst->error) {
-			dst_release(dst);
-			return -ENETUNREACH;
-		}
-	}
-	dev = dst->dev;
 	rcu_read_lock();
 	for (id = 0; id < MRC_MAX_PLANES; id++) {
 		pl = rcu_dereference(mn->planes[id]);
@@ -54,8 +38,83 @@ static int mrc_route_plane(struct mrc_net *mn, const struct sockaddr_mrc *a)
 		}
 	}
 	rcu_read_unlock();
-	dst_release(dst);
 	return plane;
+}
+
+/*
+ * The plane whose device routes to @addr, or -ENETUNREACH. An address of
+ * this host (@local set) routes through the loopback device: its plane is
+ * the one whose device holds the address, MRC_LOCAL_ANY_PLANE when none
+ * does (127.0.0.1, an address of a device that is no plane).
+ */
+static int mrc_route_plane(struct mrc_net *mn, const struct sockaddr_mrc *a,
+			   bool *local)
+{
+	const struct net_device *dev;
+	struct dst_entry *dst;
+	struct flowi6 fl6 = {};
+	struct rtable *rt;
+	int plane = -ENETUNREACH;
+
+	rcu_read_lock();
+	if (a->mrc_addr_family == AF_INET) {
+		rt = ip_route_output(mn->net, a->mrc_addr4, 0, 0, 0);
+		if (IS_ERR(rt))
+			goto out;
+		dst = &rt->dst;
+		*local = rt->rt_type == RTN_LOCAL;
+		/* a local route's rt_iif is the device with the address */
+		dev = *local ? dev_get_by_index_rcu(mn->net, rt->rt_iif) :
+		      dst->dev;
+	} else {
+		memcpy(&fl6.daddr, a->mrc_addr6, sizeof(fl6.daddr));
+		fl6.flowi6_oif = a->mrc_scope_id;
+		dst = ip6_route_output(mn->net, NULL, &fl6);
+		if (dst->error) {
+			dst_release(dst);
+			goto out;
+		}
+		*local = dst->dev->flags & IFF_LOOPBACK;
+		/* a local route's idev is the device with the address */
+		dev = *local ? ip6_dst_idev(dst)->dev : dst->dev;
+	}
+	if (dev)
+		plane = mrc_dev_plane(mn, dev);
+	dst_release(dst);
+	if (plane < 0 && *local)
+		plane = MRC_LOCAL_ANY_PLANE;
+out:
+	rcu_read_unlock();
+	return plane;
+}
+
+/*
+ * A connection to this host is carried like any other, over the planes,
+ * each plane's packets addressed to this host's own address on that
+ * plane and looped back by the routing (both ends demux by token). The
+ * SYN goes to the address of plane @plane, or of the first plane with
+ * an address of @family when the destination is no plane's. Return: the
+ * index in @cfg->planes, or -ENETUNREACH.
+ */
+static int mrc_local_peer(struct mrc_core_cfg *cfg, int plane, int family)
+{
+	u32 want = family == AF_INET ? MRC_PLANE_F_V4 : MRC_PLANE_F_V6;
+	struct mrc_core_plane *p;
+	u32 i;
+
+	for (i = 0; i < cfg->nplanes; i++) {
+		p = &cfg->planes[i];
+		if (!(p->flags & want) || !(cfg->plane_up & BIT(p->id)))
+			continue;
+		if (plane == MRC_LOCAL_ANY_PLANE || p->id == plane)
+			break;
+	}
+	if (i == cfg->nplanes)
+		return -ENETUNREACH;
+	cfg->peer.flags = want;
+	cfg->peer.addr4 = p->addr4;
+	memcpy(cfg->peer.addr6, p->addr6, sizeof(cfg->peer.addr6));
+	return i;
 }
 
 void mrc_sock_set_peer(struct mrc_conn *conn, struct mrc_sock *msk,
@@ -86,11 +145,11 @@ static int mrc_connect_start(struct sock *sk, const struct sockaddr_mrc *addr)
 	struct mrc_sock *msk = mrc_sk(sk);
 	struct mrc_core_cfg *cfg;
 	struct mrc_conn *conn;
-	int plane, err;
-	u32 i;
+	bool local = false;
+	int plane, err, i;
 
-	plane = mrc_route_plane(mn, addr);
-	if (plane < 0)
+	plane = mrc_route_plane(mn, addr, &local);
+	if (plane < 0 && plane != MRC_LOCAL_ANY_PLANE)
 		return plane;
 	if (!msk->port_hashed) {
 		err = mrc_port_bind(sk, 0);
@@ -104,22 +163,28 @@ static int mrc_connect_start(struct sock *sk, const struct sockaddr_mrc *addr)
 	if (err)
 		goto out;
 	err = -ENETUNREACH;
-	for (i = 0; i < cfg->nplanes; i++)
-		if (cfg->planes[i].id == plane)
-			break;
-	if (i == cfg->nplanes)
-		goto out;
+	if (local) {
+		i = mrc_local_peer(cfg, plane, addr->mrc_addr_family);
+		if (i < 0)
+			goto out;
+	} else {
+		for (i = 0; i < cfg->nplanes; i++)
+			if (cfg->planes[i].id == plane)
+				break;
+		if (i == cfg->nplanes)
+			goto out;
+		if (addr->mrc_addr_family == AF_INET) {
+			cfg->peer.flags = MRC_PLANE_F_V4;
+			cfg->peer.addr4 = addr->mrc_addr4;
+		} else {
+			cfg->peer.flags = MRC_PLANE_F_V6;
+			memcpy(cfg->peer.addr6, addr->mrc_addr6, 16);
+		}
+	}
 	/* Peers use the same UDP port on a plane until the SYN_ACK says. */
 	cfg->has_peer = true;
-	cfg->peer.id = plane;
+	cfg->peer.id = cfg->planes[i].id;
 	cfg->peer.udp_port = cfg->planes[i].udp_port;
-	if (addr->mrc_addr_family == AF_INET) {
-		cfg->peer.flags = MRC_PLANE_F_V4;
-		cfg->peer.addr4 = addr->mrc_addr4;
-	} else {
-		cfg->peer.flags = MRC_PLANE_F_V6;
-		memcpy(cfg->peer.addr6, addr->mrc_addr6, 16);
-	}
 	cfg->peer_port = ntohs(addr->mrc_port);
 
 	err = -ENOMEM;
@@ -127,7 +192,11 @@ static int mrc_connect_start(struct sock *sk, const struct sockaddr_mrc *addr)
 	if (!conn)
 		goto out;
 	mrc_sock_set_peer(conn, msk, &cfg->peer, cfg->peer_port);
+	if (local)	/* getpeername() names what connect() named */
+		msk->peer = *addr;
 	msk->conn = conn;
+	if (local)
+		mrc_mib_inc(mn->net, MRC_MIB_CONNLOCAL);
 	sk->sk_state = TCP_SYN_SENT;
 	sk->sk_socket->state = SS_CONNECTING;
 	mrc_mib_inc(mn->net, MRC_MIB_CONNOPEN);
