@@ -43,11 +43,12 @@ plane_tx_bytes() {
 	topo_exec "$1" "$MRCCTL" -j stats show |
 		jq '[.planes[] | .stats.PlaneTxBytes // 0] | add // 0'
 }
-# $1: port: TCP sockets of any state on it, both hosts
+# $1: port: TCP connections in any state (TIME-WAIT too) on it, both
+# hosts; not the TCP listener an mrcized server keeps for TCP clients.
 tcp_on_port() {
 	local h
 	for h in a b; do
-		topo_exec "$h" ss -Htan "( sport = :$1 or dport = :$1 )"
+		topo_exec "$h" ss -Htn state connected "( sport = :$1 or dport = :$1 )"
 	done
 }
 
@@ -361,6 +362,77 @@ no_mrc_host() {
 	[ "$ok" = 1 ]
 }
 mrc_lib_check "a host without MRC refuses at once (ICMP); mrcize goes TCP at once" no_mrc_host
+
+# ---- one listener for everyone: an mrcized server takes a plain TCP
+# client and an mrcized one on the same port (MRC_LISTEN_TCP)
+# $1: name, $2: port, $3: client host, $4: peer address, $5..: the
+# client's wrapper (nothing: plain TCP). A 1 s iperf3 run, checked.
+iperf_once() {
+	local name=$1 port=$2 host=$3 peer=$4 rc
+	shift 4
+	topo_exec "$host" "$@" iperf3 -c "$peer" -p "$port" -t 1 -J \
+		> "$work/once-$name.json" 2> "$work/once-$name.log"
+	rc=$?
+	echo "# $name: exit $rc, $(jq -r '"\(.end.sum_received.bytes) bytes"' "$work/once-$name.json" 2> /dev/null)"
+	# shellcheck disable=SC2015 # the block after || is the failure report
+	[ "$rc" = 0 ] && jq -e '.error == null and .end.sum_received.bytes > 0' \
+		"$work/once-$name.json" > /dev/null || {
+		dump "$name json" "$work/once-$name.json"
+		dump "$name log" "$work/once-$name.log"
+		return 1
+	}
+}
+
+everyone() {
+	local port=5305 spid ok=1 tcp0 tcp1 acc0 acc1
+	ip netns exec "$(topo_ns b)" "$MRCIZE" run --debug iperf3 -s -p "$port" \
+		> "$work/everyone.out" 2> "$work/everyone.log" &
+	spid=$!
+	pids+=("$spid")
+	wait_for "$work/everyone.log" "listening for MRC and TCP clients" || return 1
+	tcp0=$(mrc_stat b ListenTcpAccept) acc0=$(mrc_stat b ConnAccept)
+	iperf_once tcp-client "$port" a "$PEER" env || ok=0
+	tcp1=$(mrc_stat b ListenTcpAccept) acc1=$(mrc_stat b ConnAccept)
+	echo "# plain TCP client: ListenTcpAccept +$((tcp1 - tcp0)), ConnAccept +$((acc1 - acc0))"
+	[ $((tcp1 - tcp0)) = 2 ] && [ $((acc1 - acc0)) = 0 ] || ok=0
+	iperf_once mrc-client "$port" a "$PEER" "$MRCIZE" run || ok=0
+	tcp0=$(mrc_stat b ListenTcpAccept) acc0=$(mrc_stat b ConnAccept)
+	echo "# mrcized client: ListenTcpAccept +$((tcp0 - tcp1)), ConnAccept +$((acc0 - acc1))"
+	[ $((tcp0 - tcp1)) = 0 ] && [ $((acc0 - acc1)) = 2 ] || ok=0
+	kill "$spid"
+	wait "$spid" 2> /dev/null
+	grep -q "accepted a TCP client" "$work/everyone.log" || ok=0
+	[ "$ok" = 1 ] || dump "server log" "$work/everyone.log"
+	[ "$ok" = 1 ]
+}
+mrc_lib_check "an mrcized server takes plain TCP and MRC clients on one port" everyone
+
+# ---- client and server on one host, as a training job's rank 0 is with
+# its own rendezvous store: its plane address over MRC (looped back),
+# 127.0.0.1 over TCP to the same listener
+same_host() {
+	local port=5306 spid ok=1 loc0 loc1 tcp0 tcp1 own
+	own=$(topo_addr b 1)
+	ip netns exec "$(topo_ns b)" "$MRCIZE" run --debug iperf3 -s -p "$port" \
+		> "$work/same.out" 2> "$work/same.log" &
+	spid=$!
+	pids+=("$spid")
+	wait_for "$work/same.log" "listening for MRC and TCP clients" || return 1
+	loc0=$(mrc_stat b ConnLocal) tcp0=$(mrc_stat b ListenTcpAccept)
+	iperf_once same-plane "$port" b "$own" "$MRCIZE" run || ok=0
+	loc1=$(mrc_stat b ConnLocal)
+	echo "# to its own plane address $own: ConnLocal +$((loc1 - loc0))"
+	[ $((loc1 - loc0)) = 2 ] || ok=0
+	iperf_once same-loopback "$port" b 127.0.0.1 "$MRCIZE" run || ok=0
+	tcp1=$(mrc_stat b ListenTcpAccept)
+	echo "# to 127.0.0.1: ListenTcpAccept +$((tcp1 - tcp0))"
+	[ $((tcp1 - tcp0)) = 2 ] || ok=0
+	kill "$spid"
+	wait "$spid" 2> /dev/null
+	[ "$ok" = 1 ] || dump "server log" "$work/same.log"
+	[ "$ok" = 1 ]
+}
+mrc_lib_check "client and server on one host: plane address over MRC, loopback over TCP" same_host
 
 # ---- the usual end
 for p in "${pids[@]}"; do kill "$p" 2> /dev/null; done

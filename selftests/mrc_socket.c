@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 
 #include "kselftest_harness.h"
 #include "mrc_lib.h"
@@ -306,6 +307,177 @@ TEST(unsupported_types)
 		EXPECT_EQ(ESOCKTNOSUPPORT, errno) TH_LOG("type %d", types[i]);
 	}
 	EXPECT_EQ(rejected + 4, mrc_lib_stat("SockReject"));
+}
+
+/*
+ * MRC_LISTEN_TCP: the listener also accepts TCP clients on its port; a
+ * stream option only, its flags checked, read back.
+ */
+TEST_F(mrc_socket, listen_tcp_option)
+{
+	unsigned int on = MRC_LISTEN_TCP_ON, bad = 4, out = 9;
+	socklen_t len = sizeof(out);
+
+	if (variant->type != SOCK_STREAM) {
+		EXPECT_EQ(-1, setsockopt(self->fd, SOL_MRC, MRC_LISTEN_TCP, &on,
+					 sizeof(on)));
+		EXPECT_EQ(EOPNOTSUPP, errno);
+		return;
+	}
+	EXPECT_EQ(-1, setsockopt(self->fd, SOL_MRC, MRC_LISTEN_TCP, &bad,
+				 sizeof(bad)));
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, getsockopt(self->fd, SOL_MRC, MRC_LISTEN_TCP, &out, &len));
+	EXPECT_EQ(0U, out);
+	ASSERT_EQ(0, setsockopt(self->fd, SOL_MRC, MRC_LISTEN_TCP, &on,
+				sizeof(on)));
+	ASSERT_EQ(0, getsockopt(self->fd, SOL_MRC, MRC_LISTEN_TCP, &out, &len));
+	EXPECT_EQ(on, out);
+}
+
+/* A TCP listener on 0.0.0.0:@port with MRC_LISTEN_TCP, non-blocking. */
+static int listen_tcp_too(int family, int port)
+{
+	struct sockaddr_mrc a = mrc_addr4(family, "0.0.0.0", port);
+	unsigned int on = MRC_LISTEN_TCP_ON;
+	int fd = socket(family, SOCK_STREAM | SOCK_NONBLOCK, 0);
+
+	if (fd < 0 ||
+	    setsockopt(fd, SOL_MRC, MRC_LISTEN_TCP, &on, sizeof(on)) ||
+	    bind(fd, (struct sockaddr *)&a, sizeof(a)) || listen(fd, 8)) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int tcp_connect_local(int port)
+{
+	struct sockaddr_in in = { .sin_family = AF_INET,
+				  .sin_port = htons(port),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&in, sizeof(in))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * A TCP client of an MRC listener: poll and epoll see it, accept() gives
+ * a TCP socket (its name a sockaddr_in) that carries data both ways, the
+ * counter says so; then the queue is empty again (EAGAIN).
+ */
+TEST(listen_tcp_accepts_a_tcp_client)
+{
+	int family = mrc_lib_family(), lfd, cfd, afd, ep, val;
+	struct epoll_event ev = { .events = EPOLLIN };
+	long long tcp0 = mrc_lib_stat("ListenTcpAccept");
+	struct pollfd p;
+	struct sockaddr_in peer;
+	socklen_t len = sizeof(peer), vlen = sizeof(val);
+	char buf[6];
+
+	ASSERT_GT(family, 0);
+	lfd = listen_tcp_too(family, 4801);
+	ASSERT_LE(0, lfd) TH_LOG("listen: %s", strerror(errno));
+	ep = epoll_create1(0);
+	ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, lfd, &ev));
+	EXPECT_EQ(0, epoll_wait(ep, &ev, 1, 0));
+	EXPECT_EQ(-1, accept(lfd, NULL, NULL));
+	EXPECT_EQ(EAGAIN, errno);
+
+	cfd = tcp_connect_local(4801);
+	ASSERT_LE(0, cfd) TH_LOG("TCP connect: %s", strerror(errno));
+	ASSERT_EQ(1, epoll_wait(ep, &ev, 1, 5000));
+	EXPECT_TRUE(!!(ev.events & EPOLLIN));
+	p = (struct pollfd){ .fd = lfd, .events = POLLIN };
+	ASSERT_EQ(1, poll(&p, 1, 0));
+
+	afd = accept(lfd, (struct sockaddr *)&peer, &len);
+	ASSERT_LE(0, afd) TH_LOG("accept: %s", strerror(errno));
+	EXPECT_EQ(AF_INET, peer.sin_family);
+	EXPECT_EQ(htonl(INADDR_LOOPBACK), peer.sin_addr.s_addr);
+	ASSERT_EQ(0, getsockopt(afd, SOL_SOCKET, SO_PROTOCOL, &val, &vlen));
+	EXPECT_EQ(IPPROTO_TCP, val);
+	EXPECT_EQ(tcp0 + 1, mrc_lib_stat("ListenTcpAccept"));
+	ASSERT_EQ(5, send(cfd, "hello", 5, 0));
+	ASSERT_EQ(5, recv(afd, buf, 5, MSG_WAITALL));
+	EXPECT_EQ(0, memcmp(buf, "hello", 5));
+	ASSERT_EQ(5, send(afd, "back!", 5, 0));
+	ASSERT_EQ(5, recv(cfd, buf, 5, MSG_WAITALL));
+	EXPECT_EQ(0, memcmp(buf, "back!", 5));
+
+	EXPECT_EQ(0, poll(&p, 1, 0));
+	EXPECT_EQ(-1, accept(lfd, NULL, NULL));
+	EXPECT_EQ(EAGAIN, errno);
+	close(afd);
+	close(cfd);
+	close(ep);
+	close(lfd);
+}
+
+/*
+ * A blocking accept() wakes for a TCP client, and a blocking read of the
+ * accepted socket for its data; closing the listener resets
+ * a client nobody accepted and frees the TCP port; without the option no
+ * TCP port is taken.
+ */
+TEST(listen_tcp_blocking_accept_and_close)
+{
+	int family = mrc_lib_family(), lfd, cfd, afd, tfd;
+	struct sockaddr_in in = { .sin_family = AF_INET,
+				  .sin_port = htons(4802) };
+	struct sockaddr_mrc mrc = mrc_addr4(family, "0.0.0.0", 4802);
+	int status = -1;
+	char b;
+	pid_t pid;
+
+	ASSERT_GT(family, 0);
+	lfd = listen_tcp_too(family, 4802);
+	ASSERT_LE(0, lfd);
+	ASSERT_EQ(0, fcntl(lfd, F_SETFL, 0));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		/* Sent once the reader waits: it must wake on its own socket. */
+		usleep(300000);
+		cfd = tcp_connect_local(4802);
+		usleep(300000);
+		_exit(cfd < 0 || send(cfd, "x", 1, 0) != 1 ? 1 : 0);
+	}
+	afd = accept(lfd, NULL, NULL);
+	ASSERT_LE(0, afd) TH_LOG("accept: %s", strerror(errno));
+	ASSERT_EQ(1, recv(afd, &b, 1, MSG_WAITALL));
+	close(afd);
+
+	/* A client nobody accepted is reset when the listener closes. */
+	cfd = tcp_connect_local(4802);
+	ASSERT_LE(0, cfd);
+	close(lfd);
+	EXPECT_EQ(-1, recv(cfd, &b, 1, 0));
+	EXPECT_EQ(ECONNRESET, errno);
+	close(cfd);
+	/* The TCP port is free again... */
+	tfd = socket(AF_INET, SOCK_STREAM, 0);
+	ASSERT_EQ(0, bind(tfd, (struct sockaddr *)&in, sizeof(in)));
+	/* ...and held by TCP now: an MRC listener that wants it too fails. */
+	ASSERT_EQ(0, listen(tfd, 1));
+	EXPECT_EQ(-1, listen_tcp_too(family, 4802));
+	EXPECT_EQ(EADDRINUSE, errno);
+	close(tfd);
+	/* Without the option, an MRC listener on the port takes no TCP. */
+	lfd = socket(family, SOCK_STREAM, 0);
+	ASSERT_EQ(0, bind(lfd, (struct sockaddr *)&mrc, sizeof(mrc)));
+	ASSERT_EQ(0, listen(lfd, 1));
+	EXPECT_EQ(-1, tcp_connect_local(4802));
+	EXPECT_EQ(ECONNREFUSED, errno);
+	close(lfd);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 TEST_HARNESS_MAIN

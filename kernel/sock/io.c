@@ -477,8 +477,8 @@ __poll_t mrc_poll(struct file *file, struct socket *sock,
 
 	sock_poll_wait(file, sock, wait);
 	if (state == TCP_LISTEN)
-		return list_empty_careful(&mrc_sk(sk)->accept_q) ? 0 :
-		       EPOLLIN | EPOLLRDNORM;
+		return list_empty_careful(&mrc_sk(sk)->accept_q) &&
+		       !mrc_listen_tcp_ready(sk) ? 0 : EPOLLIN | EPOLLRDNORM;
 	if (state == TCP_SYN_SENT)
 		return 0;
 	if (READ_ONCE(sk->sk_err))

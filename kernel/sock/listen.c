@@ -30,6 +30,8 @@ int mrc_listen(struct socket *sock, int backlog)
 	}
 	if (!mrc_sk(sk)->port_hashed)
 		err = mrc_port_bind(sk, 0);
+	if (!err && mrc_sk(sk)->listen_tcp)
+		err = mrc_listen_tcp_start(sk, backlog);
 	if (!err) {
 		WRITE_ONCE(sk->sk_max_ack_backlog, backlog);
 		WRITE_ONCE(sk->sk_state, TCP_LISTEN);
@@ -42,7 +44,7 @@ out:
 static bool mrc_accept_ready(struct sock *sk)
 {
 	return !list_empty_careful(&mrc_sk(sk)->accept_q) ||
-	       sk->sk_state != TCP_LISTEN;
+	       mrc_listen_tcp_ready(sk) || sk->sk_state != TCP_LISTEN;
 }
 
 static struct sock *mrc_accept_dequeue(struct sock *sk)
@@ -72,7 +74,9 @@ int mrc_accept(struct socket *sock, struct socket *newsock, int flags,
 		goto out;
 	timeo = sock_rcvtimeo(sk, flags & O_NONBLOCK);
 	while (!(child = mrc_accept_dequeue(sk))) {
-		err = -EAGAIN;
+		err = mrc_listen_tcp_accept(sk, newsock, kern);
+		if (err != -EAGAIN)
+			goto out;	/* a TCP client, or its error */
 		if (!timeo)
 			goto out;
 		err = mrc_sock_wait(sk, &timeo, mrc_accept_ready);
@@ -132,6 +136,7 @@ void mrc_listen_stop(struct sock *sk)
 	spin_lock_bh(&msk->accept_lock);
 	WRITE_ONCE(sk->sk_state, TCP_CLOSE);
 	spin_unlock_bh(&msk->accept_lock);
+	mrc_listen_tcp_stop(sk);
 	mrc_port_unbind(sk);
 	while ((child = mrc_accept_dequeue(sk)))
 		mrc_child_drop(child, true);

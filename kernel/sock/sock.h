@@ -2,7 +2,8 @@
 /*
  * AF_MRC sockets: struct mrc_sock and what the socket files share
  * (socket.c: family, bind, options; connect.c: connect; listen.c: listen,
- * accept; io.c: send, receive, poll, shutdown).
+ * accept; listen_tcp.c: TCP clients of a listener; io.c: send, receive,
+ * poll, shutdown).
  *
  * Locking: lock_sock() serialises the socket calls of one socket and
  * protects @local, @peer, @port and the options. The connection's spinlock
@@ -35,6 +36,9 @@ struct mrc_pkt;
  * @rx_msgs:	SOCK_SEQPACKET: complete messages in sk_receive_queue
  * @accept_q:	listener: established children not yet accepted
  * @accept_node: child: its place in the listener's @accept_q
+ * @listen_tcp:	MRC_LISTEN_TCP flags
+ * @tcp_listener: listener with MRC_LISTEN_TCP_ON: its TCP listener
+ *		(listen_tcp.c says how it lives)
  */
 struct mrc_sock {
 	struct sock		sk;
@@ -52,6 +56,8 @@ struct mrc_sock {
 	u32			user_timeout_ms;
 	u32			ev_count;
 	u32			send_need;	/* bytes a blocked send waits for */
+	u32			listen_tcp;
+	struct socket		*tcp_listener;
 };
 
 static inline struct mrc_sock *mrc_sk(const struct sock *sk)
@@ -92,6 +98,12 @@ int mrc_accept(struct socket *sock, struct socket *newsock, int flags,
 	       bool kern);
 int mrc_listen_syn(struct mrc_net *mn, u32 plane, const struct mrc_pkt *syn);
 void mrc_listen_stop(struct sock *sk);
+
+/* listen_tcp.c */
+int mrc_listen_tcp_start(struct sock *sk, int backlog);
+void mrc_listen_tcp_stop(struct sock *sk);
+bool mrc_listen_tcp_ready(const struct sock *sk);
+int mrc_listen_tcp_accept(struct sock *sk, struct socket *newsock, bool kern);
 
 /* io.c */
 int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len);

@@ -230,6 +230,37 @@ int mrc_sock_core_cfg(struct sock *sk, struct mrc_core_cfg *cfg)
 	return err;
 }
 
+/*
+ * MRC_LISTEN_TCP: stream sockets only; on a listener it takes effect at
+ * once (the TCP listener opens or closes). Under lock_sock().
+ */
+static int mrc_sock_set_listen_tcp(struct sock *sk, u32 val)
+{
+	struct mrc_sock *msk = mrc_sk(sk);
+	int err = 0;
+
+	if (val & ~(MRC_LISTEN_TCP_ON | MRC_LISTEN_TCP_V6ONLY))
+		return -EINVAL;
+	if (sk->sk_type != SOCK_STREAM)
+		return -EOPNOTSUPP;
+	if (msk->conn)
+		return -EISCONN;
+	if (sk->sk_state == TCP_LISTEN && msk->tcp_listener &&
+	    (val & MRC_LISTEN_TCP_V6ONLY) !=
+	    (msk->listen_tcp & MRC_LISTEN_TCP_V6ONLY))
+		return -EINVAL;	/* bound already: close it first */
+	msk->listen_tcp = val & MRC_LISTEN_TCP_ON ? val : 0;
+	if (sk->sk_state != TCP_LISTEN)
+		return 0;
+	if (msk->listen_tcp)
+		err = mrc_listen_tcp_start(sk, READ_ONCE(sk->sk_max_ack_backlog));
+	else
+		mrc_listen_tcp_stop(sk);
+	if (err)
+		msk->listen_tcp = 0;
+	return err;
+}
+
 static int mrc_setsockopt(struct socket *sock, int level, int optname,
 			  sockptr_t optval, unsigned int optlen)
 {
@@ -278,6 +309,9 @@ static int mrc_setsockopt(struct socket *sock, int level, int optname,
 			err = -EINVAL;
 		else
 			msk->ev_count = val;
+		break;
+	case MRC_LISTEN_TCP:
+		err = mrc_sock_set_listen_tcp(sk, val);
 		break;
 	case MRC_CONN_ID:
 	case MRC_CONN_INFO:
@@ -347,6 +381,9 @@ static int mrc_getsockopt(struct socket *sock, int level, int optname,
 		break;
 	case MRC_EV_COUNT:
 		val = msk->ev_count;
+		break;
+	case MRC_LISTEN_TCP:
+		val = msk->listen_tcp;
 		break;
 	case MRC_CONN_ID:
 	case MRC_CONN_INFO:

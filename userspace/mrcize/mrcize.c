@@ -73,6 +73,7 @@ static struct {
 MRCIZE_REAL(int, socket, int, int, int)
 MRCIZE_REAL(int, bind, int, const struct sockaddr *, socklen_t)
 MRCIZE_REAL(int, connect, int, const struct sockaddr *, socklen_t)
+MRCIZE_REAL(int, listen, int, int)
 MRCIZE_REAL(int, accept4, int, struct sockaddr *, socklen_t *, int)
 MRCIZE_REAL(int, getsockname, int, struct sockaddr *, socklen_t *)
 MRCIZE_REAL(int, getpeername, int, struct sockaddr *, socklen_t *)
@@ -352,6 +353,27 @@ static const char *mrcize_not_mrc(const struct sockaddr *sa, socklen_t len, bool
 	return NULL;
 }
 
+/*
+ * Another of our sockets, of another family than @domain, bound to MRC
+ * port @port: the other half of a dual-stack server (redis binds [::] and
+ * 0.0.0.0 on one port). Return its descriptor, or -1.
+ */
+static int mrcize_port_holder(int port, int domain)
+{
+	const struct mrcize_sock *o;
+	int fd, found = -1;
+
+	pthread_mutex_lock(&mrcize.lock);
+	for (fd = 0; fd < mrcize.nsocks && found < 0; fd++) {
+		o = mrcize.socks[fd];
+		if (o && o->bound && o->domain != domain &&
+		    mrcize_port((const struct sockaddr *)&o->bound_addr, o->bound_len) == port)
+			found = fd;
+	}
+	pthread_mutex_unlock(&mrcize.lock);
+	return found;
+}
+
 int bind(int fd, const struct sockaddr *sa, socklen_t len)
 {
 	struct sockaddr_mrc m;
@@ -376,6 +398,11 @@ int bind(int fd, const struct sockaddr *sa, socklen_t len)
 		mrcize_put(fd, &s);
 		mrcize_log("fd %d: bound on MRC port %d", fd, mrcize_port(sa, len));
 		return 0;
+	}
+	if (errno == EADDRINUSE && mrcize_port_holder(mrcize_port(sa, len), s.domain) >= 0) {
+		/* Its MRC listener takes MRC clients of both families. */
+		why = "dual-stack: another socket has the port on MRC";
+		goto tcp;
 	}
 	if (errno != EADDRNOTAVAIL)
 		return -1;
@@ -478,6 +505,33 @@ tcp:
 	return get_connect()(fd, sa, len);
 }
 
+/*
+ * An mrcized listener takes TCP clients too (MRC_LISTEN_TCP): the kernel
+ * opens a TCP listener on the same address and port, IPv6-only if the
+ * program asked for IPV6_V6ONLY.
+ */
+int listen(int fd, int backlog)
+{
+	const struct mrcize_opt *o;
+	struct mrcize_sock s;
+	unsigned int flags = MRC_LISTEN_TCP_ON;
+	int v6only = 0;
+
+	if (!mrcize_get(fd, &s))
+		return get_listen()(fd, backlog);
+	o = mrcize_opt_find(&s, IPPROTO_IPV6, IPV6_V6ONLY);
+	if (o && o->len >= sizeof(int))
+		memcpy(&v6only, o->val, sizeof(v6only));
+	if (s.domain == AF_INET6 && v6only)
+		flags |= MRC_LISTEN_TCP_V6ONLY;
+	if (get_setsockopt()(fd, SOL_MRC, MRC_LISTEN_TCP, &flags, sizeof(flags)))
+		mrcize_log("fd %d: no TCP clients (%s)", fd, strerror(errno));
+	if (get_listen()(fd, backlog))
+		return -1;
+	mrcize_log("fd %d: listening for MRC and TCP clients", fd);
+	return 0;
+}
+
 static void mrcize_accepted(int lfd, const struct mrcize_sock *ls, int fd,
 			    const struct sockaddr_mrc *m, struct sockaddr *sa, socklen_t *len)
 {
@@ -498,10 +552,32 @@ static void mrcize_accepted(int lfd, const struct mrcize_sock *ls, int fd,
 	mrcize_log("fd %d: accepted over MRC on fd %d", fd, lfd);
 }
 
+/* A TCP client of an mrcized listener: a plain TCP socket, kept as is. */
+static void mrcize_accepted_tcp(int lfd, const struct mrcize_sock *ls, int fd,
+				const struct sockaddr_storage *ss, socklen_t sslen,
+				struct sockaddr *sa, socklen_t *len)
+{
+	int i;
+
+	mrcize_put(fd, NULL);
+	/*
+	 * The options the program set on its listener, which a TCP child
+	 * inherits; the kernel's TCP listener never saw them.
+	 */
+	for (i = 0; i < ls->nopts; i++)
+		if ((ls->opts[i].level == IPPROTO_TCP || ls->opts[i].level == SOL_SOCKET) &&
+		    get_setsockopt()(fd, ls->opts[i].level, ls->opts[i].name, ls->opts[i].val,
+				     ls->opts[i].len))
+			mrcize_log("fd %d: TCP refuses option %d/%d", fd, ls->opts[i].level,
+				   ls->opts[i].name);
+	mrcize_copy_out(ss, sslen, sa, len);
+	mrcize_log("fd %d: accepted a TCP client on fd %d", fd, lfd);
+}
+
 int accept4(int fd, struct sockaddr *sa, socklen_t *len, int flags)
 {
-	struct sockaddr_mrc m = { 0 };
-	socklen_t mlen = sizeof(m);
+	struct sockaddr_storage ss = { 0 };
+	socklen_t sslen = sizeof(ss);
 	struct mrcize_sock ls;
 	int nfd;
 
@@ -510,9 +586,13 @@ int accept4(int fd, struct sockaddr *sa, socklen_t *len, int flags)
 		mrcize_put(nfd, NULL);
 		return nfd;
 	}
-	nfd = get_accept4()(fd, (struct sockaddr *)&m, &mlen, flags);
-	if (nfd >= 0)
-		mrcize_accepted(fd, &ls, nfd, &m, sa, len);
+	nfd = get_accept4()(fd, (struct sockaddr *)&ss, &sslen, flags);
+	if (nfd < 0)
+		return nfd;
+	if (ss.ss_family == mrcize.family)
+		mrcize_accepted(fd, &ls, nfd, (const struct sockaddr_mrc *)&ss, sa, len);
+	else
+		mrcize_accepted_tcp(fd, &ls, nfd, &ss, sslen, sa, len);
 	return nfd;
 }
 

@@ -33,6 +33,17 @@
 #define MRC_EV_COUNT		4	/* EVs per connection, 1..256 */
 #define MRC_CONN_ID		5	/* get only: the connection's id */
 #define MRC_CONN_INFO		6	/* get only: struct mrc_conn_info */
+#define MRC_LISTEN_TCP		7	/* stream listener: MRC_LISTEN_TCP_* flags */
+
+/*
+ * MRC_LISTEN_TCP: a SOCK_STREAM listener with MRC_LISTEN_TCP_ON also
+ * accepts TCP clients on its address and port (a TCP listener opened at
+ * listen(); EADDRINUSE there if TCP has the port). accept() returns a
+ * plain TCP socket for those. An IPv6 or unbound address listens on the
+ * IPv6 wildcard, dual-stack unless MRC_LISTEN_TCP_V6ONLY.
+ */
+#define MRC_LISTEN_TCP_ON	0x1
+#define MRC_LISTEN_TCP_V6ONLY	0x2
 
 /*
  * struct mrc_conn_info - a connection's counters (getsockopt MRC_CONN_INFO).
