@@ -19,7 +19,9 @@
 #include <signal.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <linux/sockios.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -172,6 +174,24 @@ static int serve_after_a_pause(int fd)
 	if (info.rx_data_bytes > (__u64)rcvbuf + 9000)
 		return 6;
 	return serve_check_stream(fd);
+}
+
+/*
+ * Two seconds without reading, then SIOCINQ (FIONREAD) must see unread
+ * bytes; after reading it all, none.
+ */
+static int serve_check_inq(int fd)
+{
+	int inq = -1, rc;
+
+	sleep(2);
+	if (ioctl(fd, SIOCINQ, &inq) || inq <= 0)
+		return 8;
+	fprintf(stderr, "# SIOCINQ after 2 s: %d bytes\n", inq);
+	rc = read_and_count(fd, 65536, 0, 0);
+	if (ioctl(fd, SIOCINQ, &inq) || inq != 0)
+		return 9;
+	return rc;
 }
 
 /*
@@ -568,6 +588,59 @@ TEST_F_TIMEOUT(sockapi, reads_larger_than_the_receive_buffer, 300)
 		EXPECT_LE(t1.tv_sec - t0.tv_sec, limit_s);
 		close(fd);
 	}
+}
+
+/*
+ * TCP's queue ioctls: SIOCOUTQ counts what the peer has not acknowledged,
+ * SIOCOUTQNSD what was never sent, SIOCINQ what is unread (the server
+ * checks it); EINVAL on a listener, as TCP.
+ */
+TEST_F(sockapi, queue_ioctls)
+{
+	static unsigned char buf[100000];
+	unsigned long long echoed = 0;
+	int fd, lfd, outq = -1, nsd = -1, inq;
+	size_t i;
+	pid_t pid;
+
+	lfd = socket(self->family, SOCK_STREAM, 0);
+	ASSERT_LE(0, lfd);
+	ASSERT_EQ(0, listen(lfd, 1));
+	EXPECT_EQ(-1, ioctl(lfd, SIOCINQ, &inq));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ioctl(lfd, SIOCOUTQ, &inq));
+	EXPECT_EQ(EINVAL, errno);
+	close(lfd);
+
+	server_rcvbuf = 16384;
+	pid = start_server(self->family, SOCK_STREAM, PORT + 9, 1,
+			   serve_check_inq);
+	server_rcvbuf = 0;
+	ASSERT_GT(pid, 0);
+	fd = connect_to(self->family, SOCK_STREAM, PORT + 9);
+	ASSERT_LE(0, fd) TH_LOG("connect: %s", strerror(errno));
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = pattern(i);
+	ASSERT_EQ((ssize_t)sizeof(buf), send(fd, buf, sizeof(buf), 0));
+	ASSERT_EQ(0, ioctl(fd, SIOCOUTQ, &outq));
+	ASSERT_EQ(0, ioctl(fd, SIOCOUTQNSD, &nsd));
+	TH_LOG("after a 100000-byte send: SIOCOUTQ %d, SIOCOUTQNSD %d", outq,
+	       nsd);
+	/* The reader takes no more than its 32 KiB buffer for 2 s. */
+	EXPECT_LE(50000, outq);
+	EXPECT_GE((int)sizeof(buf), outq);
+	EXPECT_LE(0, nsd);
+	EXPECT_GE(outq, nsd);
+	ASSERT_EQ(0, shutdown(fd, SHUT_WR));
+	ASSERT_EQ((ssize_t)sizeof(echoed), recv(fd, &echoed, sizeof(echoed),
+						 MSG_WAITALL));
+	EXPECT_EQ(sizeof(buf), echoed);
+	ASSERT_EQ(0, ioctl(fd, SIOCOUTQ, &outq));
+	EXPECT_EQ(0, outq);
+	ASSERT_EQ(0, ioctl(fd, SIOCINQ, &inq));
+	EXPECT_EQ(0, inq);
+	EXPECT_EQ(0, server_status(pid)) TH_LOG("8/9: SIOCINQ wrong");
+	close(fd);
 }
 
 TEST_HARNESS_MAIN

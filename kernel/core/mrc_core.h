@@ -315,6 +315,13 @@ int mrc_core_send(struct mrc_core *core, u32 len, u32 flags,
  */
 u32 mrc_core_send_space(struct mrc_core *core, u32 need);
 
+/*
+ * Payload bytes queued: @queued not yet acknowledged (sent or not, TCP's
+ * SIOCOUTQ), @unsent of those never sent (SIOCOUTQNSD).
+ */
+void mrc_core_send_queued(const struct mrc_core *core, u32 *queued,
+			  u32 *unsent);
+
 /* The application freed receive space; @free_bytes is what it has now. */
 void mrc_core_rcv_space(struct mrc_core *core, u32 free_bytes);
 

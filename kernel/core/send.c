@@ -229,6 +229,21 @@ u32 mrc_core_send_space(struct mrc_core *core, u32 need)
 	return 0;
 }
 
+void mrc_core_send_queued(const struct mrc_core *core, u32 *queued,
+			  u32 *unsent)
+{
+	const struct mrc_seg *seg;
+	u32 psn;
+
+	*queued = core->queued_bytes;
+	*unsent = 0;
+	for (psn = core->snd_nxt; psn != core->snd_end; psn++) {
+		seg = core->sq[psn & core->sq_mask];
+		if (seg)
+			*unsent += seg->len;
+	}
+}
+
 /*
  * An allocation for queueing failed. Back-pressure: no send space until
  * the retry timer, then the writer hears MRC_NOTE_WRITABLE.

@@ -10,8 +10,10 @@
 #include <linux/mm.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>
+#include <linux/sockios.h>
 #include <linux/uio.h>
 #include <net/sock.h>
+#include <asm/ioctls.h>
 
 #include "pernet.h"
 #include "conn/conn.h"
@@ -498,6 +500,71 @@ __poll_t mrc_poll(struct file *file, struct socket *sock,
 			set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
 	}
 	return mask;
+}
+
+/*
+ * SIOCINQ: a stream's unread bytes; for SOCK_SEQPACKET the length of the
+ * next message (only whole ones are queued), as AF_UNIX answers.
+ */
+static int mrc_sock_inq(struct sock *sk)
+{
+	struct sk_buff *skb;
+	int n = 0;
+
+	spin_lock_bh(&sk->sk_receive_queue.lock);
+	skb_queue_walk(&sk->sk_receive_queue, skb) {
+		n += skb->len - MRC_SKB_CB(skb)->consumed;
+		if (sk->sk_type == SOCK_SEQPACKET && MRC_SKB_CB(skb)->eom)
+			break;
+	}
+	spin_unlock_bh(&sk->sk_receive_queue.lock);
+	return n;
+}
+
+/* SIOCOUTQ (unacknowledged) or SIOCOUTQNSD (never sent) payload bytes. */
+static int mrc_sock_outq(struct sock *sk, bool unsent_only)
+{
+	struct mrc_conn *conn = mrc_sk(sk)->conn;
+	u32 queued = 0, unsent = 0;
+
+	if (!conn || sk->sk_state == TCP_SYN_SENT ||
+	    sk->sk_state == TCP_SYN_RECV)
+		return 0;
+	spin_lock_bh(&conn->lock);
+	if (conn->core)
+		mrc_core_send_queued(conn->core, &queued, &unsent);
+	spin_unlock_bh(&conn->lock);
+	return unsent_only ? unsent : queued;
+}
+
+/*
+ * The queue sizes TCP's ioctls give (tcp_ioctl()), with its errors: EINVAL
+ * on a listener. Other commands go to the generic socket ioctls.
+ */
+int mrc_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
+{
+	struct sock *sk = sock->sk;
+	int answ;
+
+	switch (cmd) {
+	case SIOCINQ:
+	case SIOCOUTQ:
+	case SIOCOUTQNSD:
+		break;
+	default:
+		return -ENOIOCTLCMD;
+	}
+	lock_sock(sk);
+	if (sk->sk_state == TCP_LISTEN) {
+		release_sock(sk);
+		return -EINVAL;
+	}
+	if (cmd == SIOCINQ)
+		answ = mrc_sock_inq(sk);
+	else
+		answ = mrc_sock_outq(sk, cmd == SIOCOUTQNSD);
+	release_sock(sk);
+	return put_user(answ, (int __user *)arg);
 }
 
 int mrc_shutdown(struct socket *sock, int how)

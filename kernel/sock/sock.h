@@ -112,6 +112,7 @@ int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 __poll_t mrc_poll(struct file *file, struct socket *sock,
 		  struct poll_table_struct *wait);
 int mrc_shutdown(struct socket *sock, int how);
+int mrc_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg);
 int mrc_sock_deliver(struct mrc_conn *conn, const void *data, u32 len,
 		     u32 flags);
 void mrc_sock_rcv_space(struct sock *sk);

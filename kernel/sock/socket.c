@@ -173,11 +173,6 @@ static int mrc_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 	return sizeof(*addr);
 }
 
-static int mrc_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
-{
-	return -ENOIOCTLCMD;
-}
-
 /* Socket options become the core configuration at connect/accept. */
 int mrc_sock_core_cfg(struct sock *sk, struct mrc_core_cfg *cfg)
 {

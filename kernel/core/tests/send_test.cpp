@@ -52,6 +52,36 @@ TEST(CoreSeqpacket, TooLargeAndMissingEom) {
   EXPECT_EQ(net.b.messages[1].size(), 10U);
 }
 
+// What SIOCOUTQ and SIOCOUTQNSD read: everything queued until acked, the
+// part never sent until sent.
+TEST(CoreFlow, SendQueuedCountsUnackedAndUnsent) {
+  Net net;
+  net.Setup(2);
+  Establish(net);
+  uint32_t queued = 1;
+  uint32_t unsent = 1;
+  mrc_core_send_queued(net.a.core, &queued, &unsent);
+  EXPECT_EQ(queued, 0U);
+  EXPECT_EQ(unsent, 0U);
+  auto fill = [](void*, void*, uint32_t, uint32_t) { return 0; };
+  ASSERT_EQ(mrc_core_send(net.a.core, 200000, 0, fill, nullptr), 200000);
+  mrc_core_send_queued(net.a.core, &queued, &unsent);
+  EXPECT_EQ(queued, 200000U);
+  // The first window went out at once; the rest waits for acknowledgements.
+  EXPECT_GT(unsent, 0U);
+  EXPECT_LT(unsent, queued);
+  mrc_core_stats st{};
+  mrc_core_get_stats(net.a.core, &st);
+  EXPECT_EQ(queued - unsent, st.inflight_bytes);
+  ASSERT_TRUE(net.RunUntil(
+      [&] {
+        mrc_core_send_queued(net.a.core, &queued, &unsent);
+        return queued == 0;
+      },
+      net.now + kSec));
+  EXPECT_EQ(unsent, 0U);
+}
+
 // A writer that only asked for space (and found none) is still woken:
 // the kernel checks send space, then sleeps without calling send.
 TEST(CoreFlow, SendSpaceZeroArmsWritable) {
