@@ -13,6 +13,7 @@ libnl-3-dev libnl-genl-3-dev
 nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev googletest
 libtomlplusplus-dev libcpp-httplib-dev
 iproute2 iperf3 iputils-ping procps python3 python3-yaml jq util-linux curl redis-server
+python3-torch
 gnuplot-nox rdma-core ibverbs-providers ibverbs-utils perftest
 dkms man-db groff-base
 flex bison bc libssl-dev
