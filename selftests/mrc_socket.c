@@ -432,7 +432,7 @@ TEST(listen_tcp_blocking_accept_and_close)
 	struct sockaddr_in in = { .sin_family = AF_INET,
 				  .sin_port = htons(4802) };
 	struct sockaddr_mrc mrc = mrc_addr4(family, "0.0.0.0", 4802);
-	int status = -1;
+	int status = -1, one = 1;
 	char b;
 	pid_t pid;
 
@@ -461,8 +461,13 @@ TEST(listen_tcp_blocking_accept_and_close)
 	EXPECT_EQ(-1, recv(cfd, &b, 1, 0));
 	EXPECT_EQ(ECONNRESET, errno);
 	close(cfd);
-	/* The TCP port is free again... */
+	/*
+	 * The TCP port is free again (SO_REUSEADDR: the accepted connection
+	 * may have left a TIME-WAIT on it, if this side closed first)...
+	 */
 	tfd = socket(AF_INET, SOCK_STREAM, 0);
+	ASSERT_EQ(0, setsockopt(tfd, SOL_SOCKET, SO_REUSEADDR, &one,
+				sizeof(one)));
 	ASSERT_EQ(0, bind(tfd, (struct sockaddr *)&in, sizeof(in)));
 	/* ...and held by TCP now: an MRC listener that wants it too fails. */
 	ASSERT_EQ(0, listen(tfd, 1));
