@@ -232,12 +232,12 @@ mrc_lib_check "every TCP and SOL_SOCKET option under mrcize answers as TCP's" so
 
 # ---- redis: server on host b, redis-benchmark and redis-cli on host a
 # $1: port, $2..: how to start it (mrcize run or nothing): redis-server on
-# host b, its pid in REDIS_PID. ip netns exec and mrcize exec, so the pid
-# is redis-server's own.
+# host b bound to $REDIS_BIND (default 0.0.0.0), its pid in REDIS_PID.
+# ip netns exec and mrcize exec, so the pid is redis-server's own.
 redis_start() {
 	local port=$1
 	shift
-	ip netns exec "$(topo_ns b)" "$@" redis-server --port "$port" --bind 0.0.0.0 \
+	ip netns exec "$(topo_ns b)" "$@" redis-server --port "$port" --bind "${REDIS_BIND:-0.0.0.0}" \
 		--protected-mode no --save "" --appendonly no --dir "$work" \
 		--daemonize no > "$work/redis-$port.log" 2>&1 &
 	REDIS_PID=$!
@@ -362,6 +362,32 @@ no_mrc_host() {
 	[ "$ok" = 1 ]
 }
 mrc_lib_check "a host without MRC refuses at once (ICMP); mrcize goes TCP at once" no_mrc_host
+
+# ---- a dual-stack server (redis's default bind: 0.0.0.0 and :: on one
+# port): the first socket keeps the port on MRC, the second stays TCP;
+# MRC clients, plain IPv4 and plain IPv6 clients all get answers
+dual_stack() {
+	local port=6381 acc0 acc1 tcp0 tcp1 ok=1 v6
+	v6=fd00:100::2
+	REDIS_BIND="* -::*" redis_start "$port" "$MRCIZE" run --debug || {
+		dump "redis log" "$work/redis-$port.log"
+		return 1
+	}
+	grep -q "dual-stack: another socket has the port on MRC" "$work/redis-$port.log" || ok=0
+	acc0=$(mrc_stat b ConnAccept) tcp0=$(mrc_stat b ListenTcpAccept)
+	[ "$(topo_exec a "$MRCIZE" run redis-cli -h "$PEER" -p "$port" PING)" = PONG ] || ok=0
+	acc1=$(mrc_stat b ConnAccept)
+	[ "$(topo_exec a redis-cli -h "$PEER" -p "$port" PING)" = PONG ] || ok=0
+	tcp1=$(mrc_stat b ListenTcpAccept)
+	[ "$(topo_exec a redis-cli -h "$v6" -p "$port" PING)" = PONG ] || ok=0
+	echo "# mrcized client: ConnAccept +$((acc1 - acc0)); plain IPv4 client:" \
+		"ListenTcpAccept +$((tcp1 - tcp0)); plain IPv6 client answered: $ok"
+	[ $((acc1 - acc0)) = 1 ] && [ $((tcp1 - tcp0)) = 1 ] || ok=0
+	redis_stop
+	[ "$ok" = 1 ] || dump "redis log" "$work/redis-$port.log"
+	[ "$ok" = 1 ]
+}
+mrc_lib_check "a dual-stack redis (0.0.0.0 and ::) under mrcize serves MRC, IPv4 and IPv6" dual_stack
 
 # ---- one listener for everyone: an mrcized server takes a plain TCP
 # client and an mrcized one on the same port (MRC_LISTEN_TCP)

@@ -115,17 +115,36 @@ mrc_job() {
 	torch_run "$1" mrc "$2" && over_mrc "$1" "$o0" "$l0"
 }
 
+# make bench (BENCH_OUT set): P11's records, step times in ms, each
+# against plain TCP's median (limit) when TCP ran. $1: system, $2: metric
+# for the median (step or step_fault), $3: rank 0's report.
+TCP_MEDIAN=null
+torch_record() {
+	local med worst
+	[ -n "${BENCH_OUT:-}" ] && [ -s "$3" ] || return 0
+	# shellcheck source=bench/lib/record.sh
+	. "$src/bench/lib/record.sh"
+	med=$(jq .median_step_ms "$3") worst=$(jq .worst_step_ms "$3")
+	bench_record P11 "$1" "$2" "$med" ms "$TCP_MEDIAN"
+	bench_record P11 "$1" "${2}_worst" "$worst" ms "$TCP_MEDIAN"
+}
+
 echo "TAP version 13"
 mrc_lib_check "topology: $HOSTS hosts, $PLANES planes" star_build "$HOSTS" "$PLANES" 1000
 mrc_lib_check "planes configured on every host" star_system_setup mrc "$HOSTS" "$PLANES"
 # Plain TCP only for the record (make bench): each run costs the ranks'
 # torch import, a minute or two under TCG.
-[ "${MRC_TORCH_TCP:-0}" = 0 ] ||
+if [ "${MRC_TORCH_TCP:-0}" != 0 ]; then
 	mrc_lib_check "all_reduce over plain TCP ($STEPS steps of $ELEMS floats)" torch_run tcp tcp ""
+	TCP_MEDIAN=$(jq .median_step_ms "$work/tcp.0.out" 2> /dev/null || echo null)
+	torch_record tcp step "$work/tcp.0.out"
+fi
 mrc_lib_check "all_reduce under mrcize ($STEPS steps of $ELEMS floats): exact, over MRC" \
 	mrc_job mrc ""
+torch_record mrc step "$work/mrc.0.out"
 mrc_lib_check "all_reduce under mrcize, plane 0 killed after step 2: exact" \
 	mrc_job mrc-plane0-dies 0
+torch_record mrc step_fault "$work/mrc-plane0-dies.0.out"
 
 topo_cleanup
 mrc_lib_check "module unused again after the torch tests" mrc_dp_module_unused
