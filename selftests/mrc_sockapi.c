@@ -294,7 +294,8 @@ static int connect_to(int family, int type, int port)
 	return fd;
 }
 
-TEST_F(sockapi, stream_transfer_names_and_eof)
+/* 4 MiB: 300 s for a debug kernel, where it takes 30-60 s. */
+TEST_F_TIMEOUT(sockapi, stream_transfer_names_and_eof, 300)
 {
 	const size_t total = 4 << 20;
 	static unsigned char buf[65536];
