@@ -33,7 +33,10 @@ src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=selftests/lib/guest.sh
 . "$src/selftests/lib/guest.sh"
 
-DURATION=${MRC_INJ_SECONDS:-30}
+# Under MRC_TIME_SCALE > 1 (make check-debug: a debug kernel, where each
+# injection round takes seconds) the transfer lasts 150 s unless set:
+# at 30 s it ended while injections (50-60 s there) still needed it.
+DURATION=${MRC_INJ_SECONDS:-$((${MRC_TIME_SCALE:-1} > 1 ? 150 : 30))}
 COUNT=${MRC_INJ_COUNT:-60}
 INJECT=$build/selftests/mrc_inject
 PLANES=4
