@@ -516,6 +516,7 @@ int listen(int fd, int backlog)
 	struct mrcize_sock s;
 	unsigned int flags = MRC_LISTEN_TCP_ON;
 	int v6only = 0;
+	bool tcp;
 
 	if (!mrcize_get(fd, &s))
 		return get_listen()(fd, backlog);
@@ -524,11 +525,12 @@ int listen(int fd, int backlog)
 		memcpy(&v6only, o->val, sizeof(v6only));
 	if (s.domain == AF_INET6 && v6only)
 		flags |= MRC_LISTEN_TCP_V6ONLY;
-	if (get_setsockopt()(fd, SOL_MRC, MRC_LISTEN_TCP, &flags, sizeof(flags)))
+	tcp = !get_setsockopt()(fd, SOL_MRC, MRC_LISTEN_TCP, &flags, sizeof(flags));
+	if (!tcp)
 		mrcize_log("fd %d: no TCP clients (%s)", fd, strerror(errno));
 	if (get_listen()(fd, backlog))
 		return -1;
-	mrcize_log("fd %d: listening for MRC and TCP clients", fd);
+	mrcize_log("fd %d: listening for MRC%s clients", fd, tcp ? " and TCP" : "");
 	return 0;
 }
 
