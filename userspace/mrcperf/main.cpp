@@ -8,11 +8,13 @@
 
 #include "cli.hpp"
 #include "error.hpp"
+#include "transfer.hpp"
 
 int main(int argc, char** argv) {
   // A peer that goes away must give EPIPE, not kill us, on sockets that
   // ignore MSG_NOSIGNAL.
   std::signal(SIGPIPE, SIG_IGN);
+  std::signal(SIGUSR1, mrcperf::EndTimedSends);
   try {
     const std::vector<std::string_view> args(argv + 1, argv + argc);
     return mrcperf::Run(args, std::cout, std::cerr);

@@ -39,7 +39,7 @@ constexpr std::string_view kUsage =
     "  -P, --parallel N     N connections at once (1..256), -n BYTES each; one\n"
     "                       JSON object with \"connections\" and the sums when N > 1\n"
     "  -n, --bytes BYTES    send BYTES (suffixes K, M, G, T: binary multiples)\n"
-    "  -t, --time SECONDS   send for SECONDS (default 10)\n"
+    "  -t, --time SECONDS   send for SECONDS (default 10; SIGUSR1 ends it early)\n"
     "  -l, --length LENGTH  bytes per send(): default 128K for a stream,\n"
     "                       4096 per message with --seqpacket (8..16M),\n"
     "                       64 per exchange with --pingpong (8..65507 with --udp)\n"

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <csignal>
 #include <limits>
 
 #include "error.hpp"
@@ -28,12 +29,15 @@ void AddCheck(TransferStats& stats, const CheckResult& check) {
   }
 }
 
+// Set by SIGUSR1 (EndTimedSends()): a timed sender's time is up.
+volatile std::sig_atomic_t g_time_up = 0;
+
 // How many bytes the next send may carry: 0 when the transfer is over.
 std::uint64_t NextChunk(const Hello& hello, std::uint64_t sent, Clock::time_point deadline) {
   if (hello.total_bytes != 0) {
     return std::min<std::uint64_t>(hello.length, hello.total_bytes - sent);
   }
-  return Clock::now() < deadline ? hello.length : 0;
+  return g_time_up == 0 && Clock::now() < deadline ? hello.length : 0;
 }
 
 void SendStream(const TransferSetup& setup, Meter& meter, Clock::time_point deadline,
@@ -151,6 +155,8 @@ void ReceiveMessages(const TransferSetup& setup, Meter& meter, Clock::time_point
 }
 
 }  // namespace
+
+void EndTimedSends(int /*signal*/) { g_time_up = 1; }
 
 void PutMessageNumber(std::uint64_t number, std::span<std::uint8_t> message) {
   const std::size_t n = std::min(message.size(), kNumberSize);

@@ -43,6 +43,10 @@ struct TransferSetup {
 // `stats` holds what was done so far when it throws.
 void SendData(const TransferSetup& setup, TransferStats& stats);
 
+// A signal handler: every timed send (-t) ends at its next chunk, as if
+// its time were up (a test ends a long transfer when its checks are done).
+void EndTimedSends(int signal);
+
 // Receives until the peer shuts its side down; `stats` as above.
 void ReceiveData(const TransferSetup& setup, TransferStats& stats);
 
