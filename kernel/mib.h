@@ -34,6 +34,8 @@ enum mrc_mib_field {
 	MRC_MIB_CONNREFUSEDICMP, /* connect()s refused by ICMP port unreachable */
 	MRC_MIB_CONNLOCAL,	/* connect()s to an address of this host */
 	MRC_MIB_LISTENTCPACCEPT, /* TCP clients accepted by MRC listeners */
+	MRC_MIB_CONNECTTCP,	/* connect()s that fell back to TCP */
+	MRC_MIB_CONNECTTCPFAIL,	/* ... whose TCP socket could not start */
 	/* received packets dropped, one counter per enum mrc_drop_reason */
 	MRC_MIB_RXDROPSHORT,
 	MRC_MIB_RXDROPVERSION,

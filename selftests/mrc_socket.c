@@ -11,7 +11,12 @@
 #include <arpa/inet.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
+#include <time.h>
+#include <linux/sockios.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 
 #include "kselftest_harness.h"
 #include "mrc_lib.h"
@@ -488,6 +493,244 @@ TEST(listen_tcp_blocking_accept_and_close)
 	close(lfd);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/*
+ * MRC_CONNECT_TCP: milliseconds before connect() goes TCP, stream only,
+ * read back; MRC_CONNECT_TCP_USED is read-only and 0 until it happens.
+ */
+TEST_F(mrc_socket, connect_tcp_option)
+{
+	unsigned int ms = 1500, out = 9;
+	socklen_t len = sizeof(out);
+
+	if (variant->type != SOCK_STREAM) {
+		EXPECT_EQ(-1, setsockopt(self->fd, SOL_MRC, MRC_CONNECT_TCP, &ms,
+					 sizeof(ms)));
+		EXPECT_EQ(EOPNOTSUPP, errno);
+		return;
+	}
+	ASSERT_EQ(0, getsockopt(self->fd, SOL_MRC, MRC_CONNECT_TCP, &out, &len));
+	EXPECT_EQ(0U, out);
+	ASSERT_EQ(0, setsockopt(self->fd, SOL_MRC, MRC_CONNECT_TCP, &ms,
+				sizeof(ms)));
+	ASSERT_EQ(0, getsockopt(self->fd, SOL_MRC, MRC_CONNECT_TCP, &out, &len));
+	EXPECT_EQ(ms, out);
+	ASSERT_EQ(0, getsockopt(self->fd, SOL_MRC, MRC_CONNECT_TCP_USED, &out,
+				&len));
+	EXPECT_EQ(0U, out);
+	EXPECT_EQ(-1, setsockopt(self->fd, SOL_MRC, MRC_CONNECT_TCP_USED, &ms,
+				 sizeof(ms)));
+	EXPECT_EQ(EPERM, errno);
+}
+
+/* A plain TCP listener on 127.0.0.1:@port. */
+static int tcp_listen_local(int port)
+{
+	struct sockaddr_in in = { .sin_family = AF_INET,
+				  .sin_port = htons(port),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+
+	if (fd < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(fd, (struct sockaddr *)&in, sizeof(in)) || listen(fd, 4)) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* An AF_MRC stream socket with MRC_CONNECT_TCP (and @flags at creation). */
+static int mrc_connect_tcp_socket(int family, int flags)
+{
+	unsigned int ms = 2000;
+	int fd = socket(family, SOCK_STREAM | flags, 0);
+
+	if (fd >= 0 &&
+	    setsockopt(fd, SOL_MRC, MRC_CONNECT_TCP, &ms, sizeof(ms))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int connect_tcp_used(int fd)
+{
+	socklen_t len = sizeof(int);
+	int why = -1;
+
+	if (getsockopt(fd, SOL_MRC, MRC_CONNECT_TCP_USED, &why, &len))
+		return -errno;
+	return why;
+}
+
+/*
+ * No plane here routes to 127.0.0.1 (this test boots with none): with
+ * MRC_CONNECT_TCP a blocking connect() goes TCP at once and the socket
+ * carries a TCP connection: names, TCP options, TCP_INFO, ioctls, data
+ * both ways, shutdown; without the option it is ENETUNREACH as before.
+ */
+TEST(connect_tcp_blocking)
+{
+	int family = mrc_lib_family(), lfd, fd, afd, one = 1, val = 0;
+	struct sockaddr_mrc a = mrc_addr4(family, "127.0.0.1", 4803), name;
+	long long tcp0 = mrc_lib_stat("ConnectTcp");
+	socklen_t len = sizeof(name), vlen = sizeof(val);
+	struct tcp_info ti;
+	char buf[8];
+
+	ASSERT_GT(family, 0);
+	lfd = tcp_listen_local(4803);
+	ASSERT_LE(0, lfd) TH_LOG("TCP listen: %s", strerror(errno));
+	fd = socket(family, SOCK_STREAM, 0);
+	ASSERT_EQ(-1, connect(fd, (struct sockaddr *)&a, sizeof(a)));
+	EXPECT_EQ(ENETUNREACH, errno);
+	close(fd);
+
+	fd = mrc_connect_tcp_socket(family, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, connect(fd, (struct sockaddr *)&a, sizeof(a)))
+		TH_LOG("connect: %s", strerror(errno));
+	EXPECT_EQ(MRC_CONNECT_TCP_UNREACHABLE, connect_tcp_used(fd));
+	EXPECT_EQ(tcp0 + 1, mrc_lib_stat("ConnectTcp"));
+	EXPECT_EQ(-1, connect(fd, (struct sockaddr *)&a, sizeof(a)));
+	EXPECT_EQ(EISCONN, errno);
+	ASSERT_EQ(0, getpeername(fd, (struct sockaddr *)&name, &len));
+	EXPECT_EQ(family, name.mrc_family);
+	EXPECT_EQ(AF_INET, name.mrc_addr_family);
+	EXPECT_EQ(htonl(INADDR_LOOPBACK), name.mrc_addr4);
+	EXPECT_EQ(htons(4803), name.mrc_port);
+	ASSERT_EQ(0, getsockname(fd, (struct sockaddr *)&name, &len));
+	EXPECT_EQ(htonl(INADDR_LOOPBACK), name.mrc_addr4);
+	EXPECT_NE(0, name.mrc_port);
+	ASSERT_EQ(0, setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)));
+	ASSERT_EQ(0, getsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &val, &vlen));
+	EXPECT_EQ(1, val);
+	vlen = sizeof(ti);
+	ASSERT_EQ(0, getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &vlen));
+	EXPECT_EQ(TCP_ESTABLISHED, ti.tcpi_state);
+
+	afd = accept(lfd, NULL, NULL);
+	ASSERT_LE(0, afd);
+	ASSERT_EQ(5, send(fd, "hello", 5, 0));
+	ASSERT_EQ(5, recv(afd, buf, 5, MSG_WAITALL));
+	EXPECT_EQ(0, memcmp(buf, "hello", 5));
+	ASSERT_EQ(6, send(afd, "back!!", 6, 0));
+	usleep(100000);
+	ASSERT_EQ(0, ioctl(fd, SIOCINQ, &val));
+	EXPECT_EQ(6, val);
+	ASSERT_EQ(6, recv(fd, buf, 6, MSG_WAITALL));
+	EXPECT_EQ(0, memcmp(buf, "back!!", 6));
+	ASSERT_EQ(0, shutdown(fd, SHUT_WR));
+	EXPECT_EQ(0, recv(afd, buf, 1, 0));	/* TCP's FIN */
+	close(afd);
+	EXPECT_EQ(0, recv(fd, buf, 1, 0));
+	close(fd);
+	close(lfd);
+}
+
+/*
+ * A non-blocking connect() that goes TCP stays non-blocking: EINPROGRESS,
+ * then epoll (registered before connect) and poll see TCP's handshake
+ * end, SO_ERROR is 0, connect() again says 0 once, then EISCONN; data
+ * wakes the reader's epoll. To a port nobody serves, SO_ERROR says
+ * ECONNREFUSED, as TCP's.
+ */
+TEST(connect_tcp_nonblocking)
+{
+	int family = mrc_lib_family(), lfd, fd, afd, ep;
+	struct sockaddr_mrc a = mrc_addr4(family, "127.0.0.1", 4804);
+	struct epoll_event ev = { .events = EPOLLOUT | EPOLLIN };
+	struct pollfd p;
+	char b;
+
+	ASSERT_GT(family, 0);
+	lfd = tcp_listen_local(4804);
+	ASSERT_LE(0, lfd);
+	fd = mrc_connect_tcp_socket(family, SOCK_NONBLOCK);
+	ASSERT_LE(0, fd);
+	ep = epoll_create1(0);
+	ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev));
+	ASSERT_EQ(-1, connect(fd, (struct sockaddr *)&a, sizeof(a)));
+	ASSERT_EQ(EINPROGRESS, errno);
+	ASSERT_EQ(1, epoll_wait(ep, &ev, 1, 5000));
+	EXPECT_TRUE(!!(ev.events & EPOLLOUT));
+	EXPECT_FALSE(!!(ev.events & (EPOLLERR | EPOLLHUP)));
+	EXPECT_EQ(0, getsockopt_int(fd, SO_ERROR));
+	EXPECT_EQ(0, connect(fd, (struct sockaddr *)&a, sizeof(a)));
+	EXPECT_EQ(-1, connect(fd, (struct sockaddr *)&a, sizeof(a)));
+	EXPECT_EQ(EISCONN, errno);
+	EXPECT_EQ(-1, recv(fd, &b, 1, 0));
+	EXPECT_EQ(EAGAIN, errno);
+
+	afd = accept(lfd, NULL, NULL);
+	ASSERT_LE(0, afd);
+	ev.events = EPOLLIN;
+	ASSERT_EQ(0, epoll_ctl(ep, EPOLL_CTL_MOD, fd, &ev));
+	EXPECT_EQ(0, epoll_wait(ep, &ev, 1, 0));
+	ASSERT_EQ(1, send(afd, "z", 1, 0));
+	ASSERT_EQ(1, epoll_wait(ep, &ev, 1, 5000));
+	ASSERT_EQ(1, recv(fd, &b, 1, 0));
+	EXPECT_EQ('z', b);
+	close(afd);
+	close(lfd);
+	close(fd);
+	close(ep);
+
+	/* nobody on the port: TCP's refusal, through SO_ERROR */
+	a = mrc_addr4(family, "127.0.0.1", 4805);
+	fd = mrc_connect_tcp_socket(family, SOCK_NONBLOCK);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(-1, connect(fd, (struct sockaddr *)&a, sizeof(a)));
+	ASSERT_EQ(EINPROGRESS, errno);
+	p = (struct pollfd){ .fd = fd, .events = POLLOUT };
+	ASSERT_EQ(1, poll(&p, 1, 5000));
+	EXPECT_TRUE(!!(p.revents & POLLERR));
+	EXPECT_EQ(ECONNREFUSED, getsockopt_int(fd, SO_ERROR));
+	close(fd);
+	/* and a blocking connect() returns it */
+	fd = mrc_connect_tcp_socket(family, 0);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, connect(fd, (struct sockaddr *)&a, sizeof(a)));
+	EXPECT_EQ(ECONNREFUSED, errno);
+	EXPECT_EQ(0, getsockopt_int(fd, SO_ERROR));
+	close(fd);
+}
+
+/*
+ * The TCP socket takes the SOL_SOCKET options set on ours, before the
+ * connect and after: a receive time-out set later still bounds a read.
+ */
+TEST(connect_tcp_socket_options)
+{
+	int family = mrc_lib_family(), lfd, fd, afd;
+	struct sockaddr_mrc a = mrc_addr4(family, "127.0.0.1", 4806);
+	struct timeval tv = { .tv_usec = 200000 };
+	struct timespec t0, t1;
+	long ms;
+	char b;
+
+	ASSERT_GT(family, 0);
+	lfd = tcp_listen_local(4806);
+	ASSERT_LE(0, lfd);
+	fd = mrc_connect_tcp_socket(family, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, connect(fd, (struct sockaddr *)&a, sizeof(a)));
+	afd = accept(lfd, NULL, NULL);
+	ASSERT_LE(0, afd);
+	ASSERT_EQ(0, setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	EXPECT_EQ(-1, recv(fd, &b, 1, 0));
+	EXPECT_EQ(EAGAIN, errno);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	EXPECT_LE(150, ms);
+	EXPECT_GT(5000, ms);
+	close(afd);
+	close(fd);
+	close(lfd);
 }
 
 TEST_HARNESS_MAIN

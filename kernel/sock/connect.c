@@ -135,7 +135,7 @@ void mrc_sock_set_peer(struct mrc_conn *conn, struct mrc_sock *msk,
 
 static bool mrc_connect_done(struct sock *sk)
 {
-	return sk->sk_state != TCP_SYN_SENT;
+	return sk->sk_state != TCP_SYN_SENT || mrc_tcp_sock(sk);
 }
 
 /* Start the handshake; under lock_sock(). */
@@ -199,11 +199,15 @@ static int mrc_connect_start(struct sock *sk, const struct sockaddr_mrc *addr)
 		mrc_mib_inc(mn->net, MRC_MIB_CONNLOCAL);
 	sk->sk_state = TCP_SYN_SENT;
 	sk->sk_socket->state = SS_CONNECTING;
+	if (msk->connect_tcp)	/* TCP connects to what connect() named */
+		msk->peer = *addr;
 	mrc_mib_inc(mn->net, MRC_MIB_CONNOPEN);
 	spin_lock_bh(&conn->lock);
 	conn->state = MRC_CONN_CONNECTING;
 	err = mrc_core_connect(conn->core);
 	spin_unlock_bh(&conn->lock);
+	if (!err)
+		mrc_connect_tcp_arm(sk);
 out:
 	kfree(cfg);
 	return err;
@@ -218,6 +222,8 @@ int mrc_connect(struct socket *sock, struct sockaddr *uaddr, int addr_len,
 
 	if (err)
 		return err;
+	if (mrc_tcp_sock(sk))
+		return mrc_connect_tcp_connect(sock, (void *)uaddr, flags);
 	lock_sock(sk);
 	switch (sock->state) {
 	case SS_CONNECTED:
@@ -235,6 +241,8 @@ int mrc_connect(struct socket *sock, struct sockaddr *uaddr, int addr_len,
 		}
 		err = mrc_connect_start(sk, (const struct sockaddr_mrc *)uaddr);
 		if (err)
+			err = mrc_connect_tcp_unreachable(sk, (void *)uaddr, err);
+		if (err)
 			goto out;
 		err = -EINPROGRESS;
 	}
@@ -244,6 +252,10 @@ int mrc_connect(struct socket *sock, struct sockaddr *uaddr, int addr_len,
 	err = mrc_sock_wait(sk, &timeo, mrc_connect_done);
 	if (err)
 		goto out;
+	if (mrc_tcp_sock(sk)) {	/* the rest of the wait is TCP's */
+		release_sock(sk);
+		return mrc_connect_tcp_connect(sock, (void *)uaddr, flags);
+	}
 done:
 	err = sock_error(sk);
 	if (!err && sk->sk_state != TCP_ESTABLISHED)
@@ -254,10 +266,23 @@ out:
 	return err;
 }
 
+/* The connection of @sk ended, with error @err (0: none) if @error. */
+static void mrc_sock_closed(struct sock *sk, u32 err, bool error)
+{
+	if (err)
+		WRITE_ONCE(sk->sk_err, err);
+	WRITE_ONCE(sk->sk_state, TCP_CLOSE);
+	sk->sk_shutdown = SHUTDOWN_MASK;
+	sk->sk_state_change(sk);
+	if (error)
+		sk_error_report(sk);
+}
+
 /* The core's state notes; under the connection's spinlock. */
 void mrc_sock_notify(struct mrc_conn *conn, int note, u32 arg)
 {
 	struct sock *sk = conn->sk;
+	bool connecting;
 
 	lockdep_assert_held(&conn->lock);
 
@@ -284,17 +309,17 @@ void mrc_sock_notify(struct mrc_conn *conn, int note, u32 arg)
 		break;
 	case MRC_NOTE_DONE:
 	case MRC_NOTE_ERROR:
+		connecting = conn->state == MRC_CONN_CONNECTING;
 		conn->state = MRC_CONN_CLOSED;
-		if (note == MRC_NOTE_ERROR && arg) {
-			WRITE_ONCE(sk->sk_err, arg);
+		if (note == MRC_NOTE_ERROR && arg)
 			mrc_mib_inc(sock_net(sk), arg == ETIMEDOUT ?
 				    MRC_MIB_CONNTIMEOUT : MRC_MIB_CONNRESET);
-		}
-		WRITE_ONCE(sk->sk_state, TCP_CLOSE);
-		sk->sk_shutdown = SHUTDOWN_MASK;
-		sk->sk_state_change(sk);
-		if (note == MRC_NOTE_ERROR)
-			sk_error_report(sk);
+		/* A released socket, or one gone TCP, is not this conn's. */
+		if (!conn->orphan &&
+		    !(connecting && note == MRC_NOTE_ERROR &&
+		      mrc_connect_tcp_refused(sk)))
+			mrc_sock_closed(sk, note == MRC_NOTE_ERROR ? arg : 0,
+					note == MRC_NOTE_ERROR);
 		mrc_nl_event_conn(conn, MRC_EVENT_CONN_CLOSED,
 				  note == MRC_NOTE_DONE ? MRC_REASON_NONE :
 				  arg == ETIMEDOUT ? MRC_REASON_TIMEOUT :

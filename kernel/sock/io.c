@@ -199,9 +199,15 @@ static int mrc_sock_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 
 int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 {
+	struct socket *tsock = mrc_tcp_sock(sock->sk);
 	struct sock *sk = sock->sk;
 	long timeo;
 	int err;
+
+	if (tsock) {
+		mrc_connect_tcp_sync(sk, tsock->sk);
+		return tsock->ops->sendmsg(tsock, msg, len);
+	}
 
 	if (msg->msg_flags & ~(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_EOR |
 			       MSG_MORE | MSG_WAITALL))
@@ -430,9 +436,15 @@ static int mrc_sock_recv_message(struct sock *sk, struct msghdr *msg, size_t len
 int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 		int flags)
 {
+	struct socket *tsock = mrc_tcp_sock(sock->sk);
 	struct sock *sk = sock->sk;
 	long timeo;
 	int err;
+
+	if (tsock) {
+		mrc_connect_tcp_sync(sk, tsock->sk);
+		return tsock->ops->recvmsg(tsock, msg, len, flags);
+	}
 
 	if (flags & ~(MSG_DONTWAIT | MSG_PEEK | MSG_WAITALL | MSG_TRUNC |
 		      MSG_CMSG_CLOEXEC | MSG_NOSIGNAL))
@@ -472,12 +484,16 @@ static u32 mrc_sock_poll_need(const struct sock *sk)
 __poll_t mrc_poll(struct file *file, struct socket *sock,
 		  struct poll_table_struct *wait)
 {
+	struct socket *tsock = mrc_tcp_sock(sock->sk);
 	struct sock *sk = sock->sk;
 	u8 state = READ_ONCE(sk->sk_state);
 	u8 shutdown = READ_ONCE(sk->sk_shutdown);
 	__poll_t mask = 0;
 
+	/* TCP's wake-ups come to our wait queue (connect_tcp.c) */
 	sock_poll_wait(file, sock, wait);
+	if (tsock)
+		return tsock->ops->poll(file, tsock, NULL);
 	if (state == TCP_LISTEN)
 		return list_empty_careful(&mrc_sk(sk)->accept_q) &&
 		       !mrc_listen_tcp_ready(sk) ? 0 : EPOLLIN | EPOLLRDNORM;
@@ -543,8 +559,12 @@ static int mrc_sock_outq(struct sock *sk, bool unsent_only)
  */
 int mrc_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 {
+	struct socket *tsock = mrc_tcp_sock(sock->sk);
 	struct sock *sk = sock->sk;
 	int answ;
+
+	if (tsock)
+		return tsock->ops->ioctl(tsock, cmd, arg);
 
 	switch (cmd) {
 	case SIOCINQ:
@@ -569,9 +589,13 @@ int mrc_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg)
 
 int mrc_shutdown(struct socket *sock, int how)
 {
+	struct socket *tsock = mrc_tcp_sock(sock->sk);
 	struct sock *sk = sock->sk;
 	struct mrc_conn *conn;
 	int err = 0;
+
+	if (tsock)
+		return tsock->ops->shutdown(tsock, how);
 
 	if (how < SHUT_RD || how > SHUT_RDWR)
 		return -EINVAL;

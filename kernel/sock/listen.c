@@ -24,7 +24,8 @@ int mrc_listen(struct socket *sock, int backlog)
 	int err = 0;
 
 	lock_sock(sk);
-	if (sock->state != SS_UNCONNECTED || mrc_sk(sk)->conn) {
+	if (sock->state != SS_UNCONNECTED || mrc_sk(sk)->conn ||
+	    mrc_tcp_sock(sk)) {
 		err = -EINVAL;
 		goto out;
 	}

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * AF_MRC sockets: struct mrc_sock and what the socket files share
- * (socket.c: family, bind, options; connect.c: connect; listen.c: listen,
- * accept; listen_tcp.c: TCP clients of a listener; io.c: send, receive,
- * poll, shutdown).
+ * (socket.c: family, bind, options; connect.c: connect; connect_tcp.c:
+ * its fallback to TCP; listen.c: listen, accept; listen_tcp.c: TCP
+ * clients of a listener; io.c: send, receive, poll, shutdown).
  *
  * Locking: lock_sock() serialises the socket calls of one socket and
  * protects @local, @peer, @port and the options. The connection's spinlock
@@ -17,6 +17,7 @@
 
 #include <linux/list.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <net/sock.h>
 #include <linux/mrc.h>
 
@@ -39,6 +40,8 @@ struct mrc_pkt;
  * @listen_tcp:	MRC_LISTEN_TCP flags
  * @tcp_listener: listener with MRC_LISTEN_TCP_ON: its TCP listener
  *		(listen_tcp.c says how it lives)
+ * @connect_tcp: MRC_CONNECT_TCP's state, allocated when the option is
+ *		first set (connect_tcp.c says how it lives)
  */
 struct mrc_sock {
 	struct sock		sk;
@@ -58,11 +61,40 @@ struct mrc_sock {
 	u32			send_need;	/* bytes a blocked send waits for */
 	u32			listen_tcp;
 	struct socket		*tcp_listener;
+	struct mrc_connect_tcp	*connect_tcp;
+};
+
+/*
+ * struct mrc_connect_tcp - a connect() that may fall back to TCP.
+ * @sk:		its socket
+ * @ms:		how long connect() waits for the MRC handshake
+ * @why:	MRC_CONNECT_TCP_*: why it went TCP (REFUSED is set in softirq
+ *		before the work item is queued, read by it)
+ * @tcp_sock:	the TCP socket it fell back to; set once, then every
+ *		socket call goes there
+ * @tcp_error_report: @tcp_sock's own sk_error_report, while hooked
+ * @work:	the switch to TCP (process context)
+ */
+struct mrc_connect_tcp {
+	struct sock		*sk;
+	u32			ms;
+	u32			why;
+	struct socket		*tcp_sock;
+	void			(*tcp_error_report)(struct sock *tsk);
+	struct delayed_work	work;
 };
 
 static inline struct mrc_sock *mrc_sk(const struct sock *sk)
 {
 	return (struct mrc_sock *)sk;
+}
+
+/* The TCP socket @sk carries since its connect() fell back, or NULL. */
+static inline struct socket *mrc_tcp_sock(const struct sock *sk)
+{
+	struct mrc_connect_tcp *ct = READ_ONCE(mrc_sk(sk)->connect_tcp);
+
+	return ct ? READ_ONCE(ct->tcp_sock) : NULL;
 }
 
 /* Per-skb state of received data in sk_receive_queue. */
@@ -91,6 +123,20 @@ int mrc_connect(struct socket *sock, struct sockaddr *uaddr, int addr_len,
 void mrc_sock_notify(struct mrc_conn *conn, int note, u32 arg);
 void mrc_sock_set_peer(struct mrc_conn *conn, struct mrc_sock *msk,
 		       const struct mrc_core_plane *peer, u16 port);
+
+/* connect_tcp.c */
+int mrc_connect_tcp_set(struct sock *sk, u32 ms);
+u32 mrc_connect_tcp_get(const struct sock *sk, bool why);
+void mrc_connect_tcp_arm(struct sock *sk);
+int mrc_connect_tcp_unreachable(struct sock *sk,
+				const struct sockaddr_mrc *addr, int err);
+bool mrc_connect_tcp_refused(struct sock *sk);
+void mrc_connect_tcp_release(struct sock *sk);
+void mrc_connect_tcp_sync(struct sock *sk, struct sock *tsk);
+int mrc_connect_tcp_connect(struct socket *sock,
+			    const struct sockaddr_mrc *addr, int flags);
+int mrc_connect_tcp_getname(struct socket *sock, struct sockaddr_mrc *addr,
+			    int peer);
 
 /* listen.c */
 int mrc_listen(struct socket *sock, int backlog);

@@ -158,6 +158,8 @@ static int mrc_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 	struct mrc_sock *msk = mrc_sk(sock->sk);
 	struct sockaddr_mrc *addr = (struct sockaddr_mrc *)uaddr;
 
+	if (mrc_tcp_sock(sock->sk))
+		return mrc_connect_tcp_getname(sock, addr, peer);
 	lock_sock(sock->sk);
 	if (peer) {
 		if (!msk->conn) {
@@ -261,9 +263,13 @@ static int mrc_setsockopt(struct socket *sock, int level, int optname,
 {
 	struct sock *sk = sock->sk;
 	struct mrc_sock *msk = mrc_sk(sk);
+	struct socket *tsock = mrc_tcp_sock(sk);
 	int err = 0;
 	u32 val;
 
+	if (level != SOL_MRC && tsock)
+		return tsock->ops->setsockopt(tsock, level, optname, optval,
+					      optlen);
 	if (level != SOL_MRC)
 		return -ENOPROTOOPT;
 	if (optlen < sizeof(val))
@@ -308,8 +314,12 @@ static int mrc_setsockopt(struct socket *sock, int level, int optname,
 	case MRC_LISTEN_TCP:
 		err = mrc_sock_set_listen_tcp(sk, val);
 		break;
+	case MRC_CONNECT_TCP:
+		err = mrc_connect_tcp_set(sk, val);
+		break;
 	case MRC_CONN_ID:
 	case MRC_CONN_INFO:
+	case MRC_CONNECT_TCP_USED:
 		err = -EPERM;	/* read-only */
 		break;
 	default:
@@ -351,11 +361,15 @@ static int mrc_getsockopt(struct socket *sock, int level, int optname,
 			  char __user *optval, int __user *optlen)
 {
 	struct mrc_sock *msk = mrc_sk(sock->sk);
+	struct socket *tsock = mrc_tcp_sock(sock->sk);
 	struct mrc_conn_info info;
 	u32 val = 0;
 	void *src = &val;
 	int len, size = sizeof(val), err = 0;
 
+	if (level != SOL_MRC && tsock)
+		return tsock->ops->getsockopt(tsock, level, optname, optval,
+					      optlen);
 	if (level != SOL_MRC)
 		return -ENOPROTOOPT;
 	if (get_user(len, optlen))
@@ -379,6 +393,12 @@ static int mrc_getsockopt(struct socket *sock, int level, int optname,
 		break;
 	case MRC_LISTEN_TCP:
 		val = msk->listen_tcp;
+		break;
+	case MRC_CONNECT_TCP:
+		val = mrc_connect_tcp_get(sock->sk, false);
+		break;
+	case MRC_CONNECT_TCP_USED:
+		val = mrc_connect_tcp_get(sock->sk, true);
 		break;
 	case MRC_CONN_ID:
 	case MRC_CONN_INFO:
@@ -452,6 +472,7 @@ static int mrc_release(struct socket *sock)
 	skb_queue_purge(&sk->sk_receive_queue);
 	sock_orphan(sk);
 	release_sock(sk);
+	mrc_connect_tcp_release(sk);
 
 	if (conn) {
 		if (linger)

@@ -43,6 +43,8 @@ struct mrcize_sock {
 	bool bound;
 	socklen_t bound_len;
 	struct sockaddr_storage bound_addr;
+	bool connect_tcp;	/* connect() may fall back to TCP in the kernel */
+	bool tcp;		/* ... and did: options go to the kernel as they are */
 	int nopts;	/* every option set, replayed on a switch to TCP */
 	struct mrcize_opt opts[MRCIZE_MAX_OPTS];
 };
@@ -413,53 +415,61 @@ tcp:
 	return get_bind()(fd, sa, len);
 }
 
-static bool mrcize_refused(int err)
+/* Why the kernel took @fd to TCP (MRC_CONNECT_TCP_USED), for the log. */
+static const char *mrcize_tcp_why(int why)
 {
-	return err == ECONNREFUSED || err == ETIMEDOUT || err == EHOSTUNREACH ||
-	       err == ENETUNREACH || err == ECONNRESET || err == EALREADY;
-}
-
-static long mrcize_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	switch (why) {
+	case MRC_CONNECT_TCP_REFUSED:
+		return "MRC refused";
+	case MRC_CONNECT_TCP_TIMEOUT:
+		return "no MRC answer in time";
+	case MRC_CONNECT_TCP_UNREACHABLE:
+		return "no plane routes to the peer";
+	}
+	return "?";
 }
 
 /*
- * --fallback: try MRC for at most timeout_ms whatever the blocking mode,
- * then TCP. Return: 0 on an MRC connection, 1 to go TCP, -1 with errno.
+ * Has the kernel taken @fd's connect to TCP (MRC_CONNECT_TCP)? The first
+ * time it says so, the options the program set on the socket go to TCP
+ * now, and from then on every option call goes to the kernel as it is.
  */
-static int mrcize_connect_try(int fd, const struct sockaddr_mrc *m)
+static void mrcize_check_tcp(int fd, struct mrcize_sock *s)
 {
-	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
-	long deadline = mrcize_now_ms() + mrcize.timeout_ms, left;
-	int fl = fcntl(fd, F_GETFL), r, err;
+	socklen_t len = sizeof(int);
+	int why = 0, i;
 
-	if (fl >= 0 && !(fl & O_NONBLOCK))
-		fcntl(fd, F_SETFL, fl | O_NONBLOCK);
-	r = get_connect()(fd, (const struct sockaddr *)m, sizeof(*m));
-	if (r < 0 && errno == EINPROGRESS) {
-		while ((left = deadline - mrcize_now_ms()) > 0) {
-			if (poll(&pfd, 1, (int)left) > 0)
-				break;
-		}
-		/* A second connect() reports the outcome (EALREADY: still going). */
-		r = get_connect()(fd, (const struct sockaddr *)m, sizeof(*m));
+	if (!s->connect_tcp || s->tcp ||
+	    get_getsockopt()(fd, SOL_MRC, MRC_CONNECT_TCP_USED, &why, &len) || !why)
+		return;
+	for (i = 0; i < s->nopts; i++)
+		if (s->opts[i].level != SOL_SOCKET &&
+		    get_setsockopt()(fd, s->opts[i].level, s->opts[i].name, s->opts[i].val,
+				     s->opts[i].len))
+			mrcize_log("fd %d: TCP refuses option %d/%d: %s", fd, s->opts[i].level,
+				   s->opts[i].name, strerror(errno));
+	s->tcp = true;
+	mrcize_put(fd, s);
+	mrcize_log("fd %d: plain TCP (fallback: %s)", fd, mrcize_tcp_why(why));
+}
+
+/*
+ * Fall back to TCP (the default): the kernel connects over TCP instead
+ * when the peer refuses MRC or has not answered in timeout_ms, and the
+ * descriptor carries that connection (a non-blocking connect stays
+ * non-blocking). Return: whether the kernel took the option.
+ */
+static bool mrcize_arm_fallback(int fd, struct mrcize_sock *s)
+{
+	unsigned int ms = (unsigned int)mrcize.timeout_ms;
+
+	if (get_setsockopt()(fd, SOL_MRC, MRC_CONNECT_TCP, &ms, sizeof(ms))) {
+		mrcize_log("fd %d: no TCP fallback (%s)", fd, strerror(errno));
+		return false;
 	}
-	err = errno;
-	if (fl >= 0 && !(fl & O_NONBLOCK))
-		fcntl(fd, F_SETFL, fl);
-	if (!r)
-		return 0;
-	if (mrcize_refused(err)) {
-		mrcize_log("fd %d: MRC connect failed: %s", fd,
-			   err == EALREADY ? "no answer in time" : strerror(err));
-		return 1;
-	}
-	errno = err;
-	return -1;
+	s->connect_tcp = true;
+	mrcize_put(fd, s);
+	return true;
 }
 
 int connect(int fd, const struct sockaddr *sa, socklen_t len)
@@ -467,6 +477,7 @@ int connect(int fd, const struct sockaddr *sa, socklen_t len)
 	struct sockaddr_mrc m;
 	struct mrcize_sock s;
 	const char *why;
+	bool fallback;
 	int r, err;
 
 	if (!mrcize_get(fd, &s))
@@ -479,25 +490,19 @@ int connect(int fd, const struct sockaddr *sa, socklen_t len)
 	why = mrcize_not_mrc(sa, len, false);
 	if (why)
 		goto tcp;
-	if (mrcize.fallback) {
-		r = mrcize_connect_try(fd, &m);
-		if (r <= 0) {
-			if (!r)
-				mrcize_log("fd %d: connected over MRC to port %d", fd,
-					   mrcize_port(sa, len));
-			return r;
-		}
-		why = "fallback: the peer does not answer on MRC";
-		goto tcp;
-	}
+	fallback = mrcize.fallback && mrcize_arm_fallback(fd, &s);
 	r = get_connect()(fd, (const struct sockaddr *)&m, sizeof(m));
-	if (r < 0 && errno == ENETUNREACH) {
+	if (r < 0 && errno == ENETUNREACH && !fallback) {
 		why = "no plane routes to the peer";
 		goto tcp;
 	}
-	if (!r || errno == EINPROGRESS)
-		mrcize_log("fd %d: connect%s over MRC to port %d", fd, r ? "ing" : "ed",
-			   mrcize_port(sa, len));
+	err = errno;
+	if (fallback)
+		mrcize_check_tcp(fd, &s);	/* a blocking connect that went TCP */
+	if ((!r || err == EINPROGRESS) && !s.tcp)
+		mrcize_log("fd %d: connect%s over MRC to port %d%s", fd, r ? "ing" : "ed",
+			   mrcize_port(sa, len), fallback ? ", TCP if it refuses" : "");
+	errno = err;
 	return r;
 tcp:
 	if (mrcize_to_tcp(fd, &s, why))
@@ -705,6 +710,9 @@ int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
 
 	if (!mrcize_get(fd, &s))
 		return get_setsockopt()(fd, level, name, val, len);
+	mrcize_check_tcp(fd, &s);
+	if (s.tcp && !(level == SOL_SOCKET && name == SO_REUSEPORT))
+		return get_setsockopt()(fd, level, name, val, len);
 	if (level == IPPROTO_TCP) {
 		r = mrcize_tcp_set(fd, &s, name, val, len);
 	} else if (level == SOL_SOCKET && name == SO_REUSEPORT) {
@@ -844,6 +852,7 @@ int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
 
 	if (!mrcize_get(fd, &s))
 		return get_getsockopt()(fd, level, name, val, len);
+	mrcize_check_tcp(fd, &s);
 	if (level == SOL_SOCKET && (name == SO_DOMAIN || name == SO_PROTOCOL)) {
 		v = name == SO_DOMAIN ? s.domain : IPPROTO_TCP;
 		return mrcize_give(val, len, &v, sizeof(v));
@@ -857,9 +866,9 @@ int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
 		v = !!v;
 		return mrcize_give(val, len, &v, sizeof(v));
 	}
-	if (level == IPPROTO_TCP)
+	if (level == IPPROTO_TCP && !s.tcp)
 		return mrcize_tcp_get(fd, &s, name, val, len);
-	if (!mrcize_ip_ignored(level, name))
+	if (s.tcp || !mrcize_ip_ignored(level, name))
 		return get_getsockopt()(fd, level, name, val, len);
 	o = mrcize_opt_find(&s, level, name);
 	if (o)

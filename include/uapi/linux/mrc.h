@@ -34,6 +34,8 @@
 #define MRC_CONN_ID		5	/* get only: the connection's id */
 #define MRC_CONN_INFO		6	/* get only: struct mrc_conn_info */
 #define MRC_LISTEN_TCP		7	/* stream listener: MRC_LISTEN_TCP_* flags */
+#define MRC_CONNECT_TCP		8	/* stream: ms before connect() goes TCP */
+#define MRC_CONNECT_TCP_USED	9	/* get only: why connect() went TCP, or 0 */
 
 /*
  * MRC_LISTEN_TCP: a SOCK_STREAM listener with MRC_LISTEN_TCP_ON also
@@ -44,6 +46,23 @@
  */
 #define MRC_LISTEN_TCP_ON	0x1
 #define MRC_LISTEN_TCP_V6ONLY	0x2
+
+/*
+ * MRC_CONNECT_TCP: set before connect() on a SOCK_STREAM socket, a number
+ * of milliseconds (0: off, the default). When the peer refuses the MRC
+ * handshake (reset, ICMP unreachable) or has not answered in that time,
+ * the socket connects over TCP to the same address and port instead and
+ * carries that TCP connection from then on: connect() (blocking or not),
+ * poll, send, receive, shutdown, ioctls, the names and every option but
+ * SOL_MRC's behave as TCP's; SO_ERROR reports TCP's errors. SOL_SOCKET
+ * options are kept on the AF_MRC socket and copied to the TCP one (time-
+ * outs, buffers, keep-alive, linger, priority, mark). MRC_CONNECT_TCP_USED
+ * reads why on such a socket (MRC_CONNECT_TCP_*), 0 on others; MRC_CONN_ID
+ * and MRC_CONN_INFO give ENOTCONN.
+ */
+#define MRC_CONNECT_TCP_REFUSED		1	/* a reset or ICMP error */
+#define MRC_CONNECT_TCP_TIMEOUT		2	/* no answer in time */
+#define MRC_CONNECT_TCP_UNREACHABLE	3	/* no plane routes to the peer */
 
 /*
  * struct mrc_conn_info - a connection's counters (getsockopt MRC_CONN_INFO).
