@@ -494,6 +494,155 @@ same_host() {
 }
 mrc_lib_check "client and server on one host: plane address over MRC, loopback over TCP" same_host
 
+# ---- Python programs (selftests/mrc_mrcize_apps.py): asyncio streams and
+# http.server, each with a plane killed while every connection carries
+# data. The clients pace themselves (3 MiB a connection at 512 KiB/s, 6 s;
+# 256 KiB/s where two programs start at once, as a slow guest can take
+# seconds more to start one python than the other), so the fault lands
+# mid-transfer however fast the guest is; MRC_TIME_SCALE stretches only
+# the time allowed.
+PY=/usr/bin/python3
+APPS=$src/selftests/mrc_mrcize_apps.py
+SCALE=${MRC_TIME_SCALE:-1}
+APP_BYTES=$((3 << 20))
+APP_RATE=$((512 << 10))
+
+# $1: plane, $2..: PID:MARK of each client. Plane $1 goes down once every
+# client touched its mark (it has a quarter of its data); fails unless
+# every client still runs then.
+kill_plane_at_marks() {
+	local plane=$1 i c left=1
+	shift
+	for ((i = 0; i < 600 * SCALE && left; i++)); do
+		left=0
+		for c in "$@"; do
+			kill -0 "${c%%:*}" 2> /dev/null || { echo "# client ${c%%:*} ended before its mark"; return 1; }
+			[ -e "${c#*:}" ] || left=1
+		done
+		[ "$left" = 0 ] || sleep 0.1
+	done
+	[ "$left" = 0 ] || { echo "# the clients had no quarter of their data in time"; return 1; }
+	topo_link "$plane" down || return 1
+	for c in "$@"; do
+		kill -0 "${c%%:*}" 2> /dev/null || { echo "# client ${c%%:*} ended before plane $plane died"; return 1; }
+	done
+	echo "# plane $plane down with every client mid-transfer"
+}
+
+# $1: the count wanted, $2: pattern (grep), $3..: debug logs: it occurs
+# exactly $1 times in them, and no socket went plain TCP.
+logged() {
+	local want=$1 pat=$2 n
+	shift 2
+	n=$(cat "$@" | grep -c "$pat")
+	[ "$n" = "$want" ] || { echo "# \"$pat\": $n times in $*, not $want"; return 1; }
+	! grep -h "plain TCP" "$@" | sed 's/^/# /' | grep .
+}
+
+asyncio_streams() {
+	local port=7201 conns=4 bytes=$APP_BYTES rate=$APP_RATE plane=0
+	local spid cpid crc src=0 ok=1 open0 acc0 txa0 txb0 open1 acc1 txa1 txb1 tcp
+	local mark=$work/asyncio.mark log=$work/asyncio
+	open0=$(mrc_stat a ConnOpen) acc0=$(mrc_stat b ConnAccept)
+	txa0=$(plane_tx_bytes a) txb0=$(plane_tx_bytes b)
+	ip netns exec "$(topo_ns b)" "$MRCIZE" run --debug "$PY" "$APPS" asyncio-server \
+		"$PEER" "$port" "$conns" > "$log-server.out" 2> "$log-server.log" &
+	spid=$!
+	pids+=("$spid")
+	wait_for "$log-server.out" listening || return 1
+	timeout $((120 * SCALE)) ip netns exec "$(topo_ns a)" "$MRCIZE" run --debug "$PY" \
+		"$APPS" asyncio-client "$PEER" "$port" "$conns" "$bytes" "$rate" "$mark" \
+		> "$log-client.out" 2> "$log-client.log" &
+	cpid=$!
+	kill_plane_at_marks "$plane" "$cpid:$mark" || ok=0
+	wait "$cpid"
+	crc=$?
+	topo_link "$plane" up
+	[ "$crc" = 0 ] || { sleep 2; kill "$spid" 2> /dev/null; }
+	wait "$spid" || src=$?
+	open1=$(mrc_stat a ConnOpen) acc1=$(mrc_stat b ConnAccept)
+	txa1=$(plane_tx_bytes a) txb1=$(plane_tx_bytes b)
+	tcp=$(tcp_on_port "$port")
+	echo "# client rc=$crc $(cat "$log-client.out"); server rc=$src $(tail -1 "$log-server.out")"
+	echo "# ConnOpen +$((open1 - open0)), ConnAccept +$((acc1 - acc0)), planes sent: host a" \
+		"$((txa1 - txa0)), host b $((txb1 - txb0)) bytes"
+	[ "$crc" = 0 ] && [ "$src" = 0 ] || ok=0
+	# Every connection's echo exact, every byte through the server.
+	jq -e ".exact == $conns" "$log-client.out" > /dev/null || ok=0
+	tail -1 "$log-server.out" | jq -e ".bytes == $((conns * bytes))" > /dev/null || ok=0
+	# Over MRC: each connection an MRC one at both ends, every byte on the
+	# planes both ways, no TCP connection on the port.
+	[ $((open1 - open0)) = "$conns" ] && [ $((acc1 - acc0)) = "$conns" ] || ok=0
+	logged "$conns" "connect\(ed\|ing\) over MRC to port $port" "$log-client.log" || ok=0
+	logged "$conns" "accepted over MRC" "$log-server.log" || ok=0
+	[ $((txa1 - txa0)) -ge $((conns * bytes)) ] && [ $((txb1 - txb0)) -ge $((conns * bytes)) ] || ok=0
+	[ -z "$tcp" ] || { echo "# TCP on port $port: $tcp"; ok=0; }
+	[ "$ok" = 1 ] || { dump "client log" "$log-client.log"; dump "server log" "$log-server.log"; }
+	[ "$ok" = 1 ]
+}
+mrc_lib_check "python asyncio streams under mrcize: 4 connections x 3 MiB echoed exactly, plane 0 killed mid-run" \
+	asyncio_streams
+
+# http.server on host b serves a file of random bytes; host a fetches it
+# twice at once with urllib.request and once with curl, all under mrcize.
+# curl writes into a pipe read at the same pace (mrc_mrcize_apps.py sink).
+http_fetch() {
+	local port=7301 size=$APP_BYTES rate=$((APP_RATE / 2)) plane=3 fetches=2
+	local spid gpid cpid grc crc ok=1 acc0 tx0 acc1 tx1 want url tcp curl
+	local log=$work/http dir=$work/www
+	mkdir -p "$dir" && head -c "$size" /dev/urandom > "$dir/data" || return 1
+	want=$(sha256sum < "$dir/data" | cut -d' ' -f1)
+	url=http://$PEER:$port/data
+	acc0=$(mrc_stat b ConnAccept) tx0=$(plane_tx_bytes b)
+	ip netns exec "$(topo_ns b)" "$MRCIZE" run --debug "$PY" -u -m http.server \
+		--bind "$PEER" --directory "$dir" "$port" > "$log-server.out" 2> "$log-server.log" &
+	spid=$!
+	pids+=("$spid")
+	wait_for "$log-server.out" "Serving HTTP" || return 1
+	timeout $((120 * SCALE)) ip netns exec "$(topo_ns a)" "$MRCIZE" run --debug "$PY" \
+		"$APPS" http-get "$url" "$size" "$rate" "$log-get.mark" "$fetches" \
+		> "$log-get.out" 2> "$log-get.log" &
+	gpid=$!
+	(
+		set -o pipefail
+		timeout $((120 * SCALE)) ip netns exec "$(topo_ns a)" "$MRCIZE" run --debug \
+			curl -sS --fail "$url" 2> "$log-curl.log" |
+			"$PY" "$APPS" sink "$size" "$rate" "$log-curl.mark" > "$log-curl.out"
+	) &
+	cpid=$!
+	kill_plane_at_marks "$plane" "$gpid:$log-get.mark" "$cpid:$log-curl.mark" || ok=0
+	wait "$gpid"
+	grc=$?
+	wait "$cpid"
+	crc=$?
+	topo_link "$plane" up
+	kill "$spid"
+	wait "$spid" 2> /dev/null
+	acc1=$(mrc_stat b ConnAccept) tx1=$(plane_tx_bytes b)
+	tcp=$(tcp_on_port "$port")
+	echo "# urllib rc=$grc, curl rc=$crc; ConnAccept +$((acc1 - acc0)), host b's planes sent $((tx1 - tx0)) bytes"
+	sed 's/^/# urllib: /' "$log-get.out"
+	curl=$(cat "$log-curl.out")
+	echo "# curl:   $curl"
+	echo "# file:   $want $size"
+	[ "$grc" = 0 ] && [ "$crc" = 0 ] || ok=0
+	# Each fetch whole and exact.
+	[ "$(grep -c "^$want  fetch-[0-9]* $size\$" "$log-get.out")" = "$fetches" ] || ok=0
+	[ "$curl" = "$want  stdin $size" ] || ok=0
+	[ "$(grep -c '"GET /data HTTP/1.1" 200' "$log-server.log")" = $((fetches + 1)) ] || ok=0
+	# Over MRC, as above.
+	[ $((acc1 - acc0)) = $((fetches + 1)) ] || ok=0
+	logged $((fetches + 1)) "connect\(ed\|ing\) over MRC to port $port" "$log-get.log" "$log-curl.log" || ok=0
+	logged $((fetches + 1)) "accepted over MRC" "$log-server.log" || ok=0
+	[ $((tx1 - tx0)) -ge $(((fetches + 1) * size)) ] || ok=0
+	[ -z "$tcp" ] || { echo "# TCP on port $port: $tcp"; ok=0; }
+	[ "$ok" = 1 ] || { dump "urllib log" "$log-get.log"; dump "curl log" "$log-curl.log"
+		dump "server log" "$log-server.log"; }
+	[ "$ok" = 1 ]
+}
+mrc_lib_check "python http.server under mrcize: 3 MiB fetched by urllib (x2) and curl, exact, plane 3 killed mid-fetch" \
+	http_fetch
+
 # ---- the usual end
 for p in "${pids[@]}"; do kill "$p" 2> /dev/null; done
 wait 2> /dev/null
