@@ -22,6 +22,12 @@ rec() {
 	rec P4 tcp goodput 9 Mbit/s 10
 	rec P6 udp p99 100 us 100
 	rec P6 mrc p99 150 us 100
+	rec P11 tcp step 500 ms 500
+	rec P11 mrc step 3000 ms 500
+	rec P11 mptcp step 600 ms 500
+	rec P11 mrc step_fault 4000 ms 500
+	rec P11 mptcp step_fault 900 ms 500
+	rec P11 mptcp step_fault_worst null ms 500
 } > "$dir/records.jsonl"
 echo '{"rate_mbit": 10, "seconds": 4}' > "$dir/setup.json"
 echo '{"fault": 100.5, "start_time": 100.0, "intervals": [{"start": 0, "end": 0.1, "bytes": 1000, "bits_per_second": 80000}]}' \
@@ -30,7 +36,7 @@ echo '{"fault": 100.5, "start_time": 100.0, "intervals": [{"start": 0, "end": 0.
 /usr/bin/python3 "$src/bench/report.py" "$dir" > "$dir/out" 2>&1
 mrc_lib_check "report.py runs" test "$?" = 0
 mrc_lib_check "results.json keeps every record" \
-	test "$(jq length "$dir/results.json")" = 8
+	test "$(jq length "$dir/results.json")" = 14
 row() { grep "^| $1 | $2 |" "$dir/table.md"; }
 mrc_lib_check "ratio to the limit: 39 of 40 is 0.97x, goal 0.98 not met" \
 	bash -c "grep -q '39 (0.97x)' <<< '$(row P1 goodput)' && grep -q '| NO |\$' <<< '$(row P1 goodput)'"
@@ -40,6 +46,13 @@ mrc_lib_check "P4: each system against its own limit" \
 	bash -c "grep -q 'each its own' <<< '$(row P4 goodput)' && grep -q '18 (0.90x)' <<< '$(row P4 goodput)'"
 mrc_lib_check "latency: 1.5x the UDP floor misses the 1.3x goal" \
 	bash -c "grep -q '150 (1.50x)' <<< '$(row P6 p99)' && grep -q '| NO |\$' <<< '$(row P6 p99)'"
+# P11 (mrc_torch.sh): MRC, MPTCP and TCP side by side against TCP's median
+mrc_lib_check "P11: MRC, MPTCP and TCP step times in one row, each against TCP's" \
+	bash -c "grep -qF '| P11 | step | ms | 500 | 3000 (6.00x) | 600 (1.20x) | 500 (1.00x) |' <<< '$(row P11 step)'"
+mrc_lib_check "P11: MRC and MPTCP with plane 0 killed, no TCP cell" \
+	bash -c "grep -qF '| P11 | step_fault | ms | 500 | 4000 (8.00x) | 900 (1.80x) |  |' <<< '$(row P11 step_fault)'"
+mrc_lib_check "P11: a job that failed (null) shows -" \
+	bash -c "grep -qF '| P11 | step_fault_worst | ms | 500 |  | - |  |' <<< '$(row P11 step_fault_worst)'"
 mrc_lib_check "plots are PNG files" \
 	bash -c "file '$dir/bars.png' '$dir/failover-P2.png' | grep -c 'PNG image' | grep -qx 2"
 rm -f "$dir/records.jsonl"

@@ -31,13 +31,14 @@ star_build() {
 	done
 }
 
-# star_system_setup SYSTEM HOSTS PLANES: MRC planes or MPTCP endpoints.
+# star_system_setup SYSTEM HOSTS PLANES [PORT]: MRC planes or MPTCP
+# endpoints (PORT: bench_mptcp_setup's port base).
 star_system_setup() {
 	local sys=$1 n=$2 planes=$3 i hosts=()
 	for ((i = 0; i < n; i++)); do hosts+=("h$i"); done
 	case $sys in
 	mrc) bench_mrc_planes "$planes" "${hosts[@]}" ;;
-	mptcp) bench_mptcp_setup "$planes" "${hosts[*]}" star_addr ;;
+	mptcp) bench_mptcp_setup "$planes" "${hosts[*]}" star_addr "${4:-}" ;;
 	esac
 }
 

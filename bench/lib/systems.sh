@@ -43,16 +43,20 @@ bench_mrc_planes() {
 # MPTCP between client hosts and server hosts over $1 planes: every
 # server host ($2, a space-separated list) announces its plane 1..n-1
 # addresses; every host accepts enough subflows. $3: the host address
-# function (topo_addr or the star's).
+# function (topo_addr or the star's). $4: a port base: plane p's address
+# is announced with port $4+p, where the kernel listens for the subflows
+# itself (for programs that close their listener once connected, as
+# Gloo does: a subflow otherwise goes to the program's port).
 bench_mptcp_setup() {
-	local n=$1 servers=$2 addr_fn=${3:-topo_addr} h p ns
+	local n=$1 servers=$2 addr_fn=${3:-topo_addr} base=${4:-} h p ns port=()
 	for ns in $(ip netns list | awk '{ print $1 }' | grep "^$TOPO_PREFIX-"); do
 		ip netns exec "$ns" ip mptcp limits set subflow 8 add_addr_accepted 8 2> /dev/null
 	done
 	for h in $servers; do
 		for ((p = 1; p < n; p++)); do
+			[ -z "$base" ] || port=(port $((base + p)))
 			topo_exec "$h" ip mptcp endpoint add "$($addr_fn "$h" "$p")" \
-				dev "pl$p" signal || return 1
+				dev "pl$p" "${port[@]}" signal || return 1
 		done
 	done
 }
