@@ -36,6 +36,7 @@
 
 #include <linux/in.h>
 #include <linux/in6.h>
+#include <linux/mrc_netlink.h>
 #include <linux/net.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -135,22 +136,31 @@ static int mrc_connect_tcp_addr(const struct sockaddr_mrc *addr,
 	return sizeof(*in6);
 }
 
-/* Drop @sk's MRC connection, resetting it; under lock_sock(). */
-static void mrc_connect_tcp_drop_conn(struct sock *sk)
+/*
+ * Drop @sk's MRC connection, resetting it; under lock_sock(). Return:
+ * false when the handshake ended after all (its SYN_ACK came as the time
+ * ran out): the socket keeps MRC.
+ */
+static bool mrc_connect_tcp_drop_conn(struct sock *sk)
 {
 	struct mrc_conn *conn = mrc_sk(sk)->conn;
 
 	sock_owned_by_me(sk);
 	if (!conn)
-		return;
-	mrc_sk(sk)->conn = NULL;
+		return true;
 	spin_lock_bh(&conn->lock);
+	if (conn->state == MRC_CONN_ESTABLISHED) {
+		spin_unlock_bh(&conn->lock);
+		return false;
+	}
+	mrc_sk(sk)->conn = NULL;
 	conn->orphan = true;	/* its notes leave the socket alone */
 	if (conn->core)
 		mrc_core_abort(conn->core, 0);
 	spin_unlock_bh(&conn->lock);
 	mrc_conn_kill(conn);
 	mrc_conn_put(conn);
+	return true;
 }
 
 /* Open @sk's TCP socket and start its connect; under lock_sock(). */
@@ -191,9 +201,10 @@ static void mrc_connect_tcp_work(struct work_struct *work)
 	if (sock_flag(sk, SOCK_DEAD) || ct->tcp_sock ||
 	    sk->sk_state != TCP_SYN_SENT)
 		goto out;
+	if (!mrc_connect_tcp_drop_conn(sk))
+		goto out;
 	if (!READ_ONCE(ct->why))
 		ct->why = MRC_CONNECT_TCP_TIMEOUT;
-	mrc_connect_tcp_drop_conn(sk);
 	err = mrc_connect_tcp_open(sk);
 	mrc_mib_inc(sock_net(sk), err ? MRC_MIB_CONNECTTCPFAIL :
 		    MRC_MIB_CONNECTTCP);
