@@ -16,16 +16,17 @@
  * it. It aborts the MRC connection, opens the TCP socket, points its
  * wake-ups (sk_wq) at the MRC socket's wait queue and its error reports
  * at the MRC socket's sk_err (SO_ERROR is read there), starts a
- * non-blocking connect and then publishes it in mrc_sock.tcp_sock.
+ * non-blocking connect and then publishes it in @tcp_sock of struct
+ * mrc_connect_tcp.
  *
  * Lifetime: struct mrc_connect_tcp is allocated when the option is first
  * set (under lock_sock()) and freed at release, after its work item is
  * cancelled. Its @tcp_sock is written once, under lock_sock(), and
  * released at release too; a socket call (which holds the file) may use
- * it without the lock. The TCP socket's
- * sk_user_data (our sock) and sk_error_report change under its
- * sk_callback_lock, and mrc_connect_tcp_error() reads them under it, so
- * an error report after release finds TCP's own callback again.
+ * it without the lock. The TCP socket's sk_user_data (our sock) and
+ * sk_error_report change under its sk_callback_lock, and
+ * mrc_connect_tcp_error() reads them under it, so an error report after
+ * release finds TCP's own callback again.
  *
  * SOL_SOCKET options are read and written on the MRC socket (6.1 sends
  * them to no protocol but MPTCP): the ones that change how data moves

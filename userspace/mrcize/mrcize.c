@@ -490,7 +490,8 @@ int connect(int fd, const struct sockaddr *sa, socklen_t len)
 	why = mrcize_not_mrc(sa, len, false);
 	if (why)
 		goto tcp;
-	fallback = mrcize.fallback && mrcize_arm_fallback(fd, &s);
+	/* Armed once: a connect() again (for the outcome) finds it set. */
+	fallback = mrcize.fallback && (s.connect_tcp || mrcize_arm_fallback(fd, &s));
 	r = get_connect()(fd, (const struct sockaddr *)&m, sizeof(m));
 	if (r < 0 && errno == ENETUNREACH && !fallback) {
 		why = "no plane routes to the peer";
