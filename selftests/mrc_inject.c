@@ -536,6 +536,38 @@ static const uint8_t *sniffed_mrc(const struct inj *in, const uint8_t *f,
 	return (const uint8_t *)h;
 }
 
+/* Keep one captured MRC packet @m of @len bytes; learn the PSN hints. */
+static void keep_capture(struct inj *in, uint16_t sport, const uint8_t *m,
+			 size_t len, uint32_t *data_psn, bool *have_data,
+			 uint32_t *sack_cum, bool *have_sack)
+{
+	const struct mrc_hdr *h = (const struct mrc_hdr *)m;
+	uint32_t v;
+
+	in->flags = h->flags & MRC_F_PSN24;
+	if ((h->ver_type & 0xf) == MRC_PKT_DATA &&
+	    len >= HDR + sizeof(struct mrc_data)) {
+		v = ntohl(((const struct mrc_data *)(h + 1))->psn);
+		if (!*have_data || psn_after(in, *data_psn, v))
+			*data_psn = v;
+		*have_data = true;
+		in->cap_data++;
+	} else if ((h->ver_type & 0xf) == MRC_PKT_SACK &&
+		   len >= HDR + sizeof(struct mrc_sack)) {
+		v = ntohl(((const struct mrc_sack *)(h + 1))->cum_psn);
+		if (!*have_sack || psn_after(in, *sack_cum, v))
+			*sack_cum = v;
+		*have_sack = true;
+	}
+	in->cap[in->ncap].sport = sport;
+	in->cap[in->ncap].len = (uint16_t)len;
+	in->cap[in->ncap].data = malloc(len);
+	if (!in->cap[in->ncap].data)
+		die("out of memory");
+	memcpy(in->cap[in->ncap].data, m, len);
+	in->ncap++;
+}
+
 /*
  * Watch @iface (both directions) for up to SNIFF_MS or until MAX_CAPTURE
  * packets of the connection to the target were seen: keep them, and take
@@ -550,13 +582,13 @@ static void sniff(struct inj *in)
 	};
 	struct timeval tv = { .tv_usec = 100000 };
 	bool have_data = false, have_sack = false;
-	uint32_t data_psn = 0, sack_cum = 0, v;
+	uint32_t data_psn = 0, sack_cum = 0;
 	long deadline = now_ms() + SNIFF_MS;
 	const struct mrc_hdr *h;
 	static uint8_t f[70000];
 	const uint8_t *m;
 	uint16_t sport;
-	size_t plen;
+	size_t plen, one;
 	ssize_t n;
 	int fd;
 
@@ -578,29 +610,21 @@ static void sniff(struct inj *in)
 		m = sniffed_mrc(in, f, (size_t)n, &sport, &plen);
 		if (!m)
 			continue;
-		h = (const struct mrc_hdr *)m;
-		in->flags = h->flags & MRC_F_PSN24;
-		if ((h->ver_type & 0xf) == MRC_PKT_DATA &&
-		    plen >= HDR + sizeof(struct mrc_data)) {
-			v = ntohl(((const struct mrc_data *)(h + 1))->psn);
-			if (!have_data || psn_after(in, data_psn, v))
-				data_psn = v;
-			have_data = true;
-			in->cap_data++;
-		} else if ((h->ver_type & 0xf) == MRC_PKT_SACK &&
-			   plen >= HDR + sizeof(struct mrc_sack)) {
-			v = ntohl(((const struct mrc_sack *)(h + 1))->cum_psn);
-			if (!have_sack || psn_after(in, sack_cum, v))
-				sack_cum = v;
-			have_sack = true;
+		/*
+		 * The tap sees a GSO train of MRC packets before the stack
+		 * splits it: one UDP datagram on the wire per MRC packet,
+		 * each as long as its header says.
+		 */
+		while (plen >= HDR && in->ncap < MAX_CAPTURE) {
+			h = (const struct mrc_hdr *)m;
+			one = HDR + ntohs(h->body_len);
+			if (one > plen)
+				break;
+			keep_capture(in, sport, m, one, &data_psn, &have_data,
+				     &sack_cum, &have_sack);
+			m += one;
+			plen -= one;
 		}
-		in->cap[in->ncap].sport = sport;
-		in->cap[in->ncap].len = (uint16_t)plen;
-		in->cap[in->ncap].data = malloc(plen);
-		if (!in->cap[in->ncap].data)
-			die("out of memory");
-		memcpy(in->cap[in->ncap].data, m, plen);
-		in->ncap++;
 	}
 	close(fd);
 	if (!in->has_psn && (have_data || have_sack)) {
