@@ -459,7 +459,8 @@ TEST_F(sockapi, rcvtimeo_and_epoll)
  */
 TEST_F(sockapi, options_of_a_connected_socket)
 {
-	const int opts[] = { MRC_EV_PROFILE, MRC_CC_PROFILE, MRC_EV_COUNT };
+	const int opts[] = { MRC_EV_PROFILE, MRC_CC_PROFILE, MRC_EV_COUNT,
+			     MRC_TRAIN };
 	__u32 before, after, val, timeout = 1500;
 	socklen_t len = sizeof(before);
 	struct timeval t0, t1;
@@ -473,7 +474,7 @@ TEST_F(sockapi, options_of_a_connected_socket)
 	ASSERT_GT(pid, 0);
 	fd = connect_to(self->family, SOCK_STREAM, PORT + 5);
 	ASSERT_LE(0, fd);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < (int)(sizeof(opts) / sizeof(opts[0])); i++) {
 		ASSERT_EQ(0, getsockopt(fd, SOL_MRC, opts[i], &before, &len));
 		val = before + 1;
 		EXPECT_EQ(-1, setsockopt(fd, SOL_MRC, opts[i], &val, sizeof(val)));

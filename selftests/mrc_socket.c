@@ -241,6 +241,23 @@ TEST_F(mrc_socket, sockopts)
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(-1, setsockopt(self->fd, SOL_MRC, MRC_EV_COUNT, &val, 2));
 	EXPECT_EQ(EINVAL, errno);
+	/* MRC_TRAIN: 1..64, default 8 */
+	ASSERT_EQ(0, getsockopt(self->fd, SOL_MRC, MRC_TRAIN, &out, &len));
+	EXPECT_EQ(8, out);
+	bad = 65;
+	EXPECT_EQ(-1, setsockopt(self->fd, SOL_MRC, MRC_TRAIN, &bad,
+				 sizeof(bad)));
+	EXPECT_EQ(EINVAL, errno);
+	bad = 0;
+	EXPECT_EQ(-1, setsockopt(self->fd, SOL_MRC, MRC_TRAIN, &bad,
+				 sizeof(bad)));
+	EXPECT_EQ(EINVAL, errno);
+	out = 1;
+	ASSERT_EQ(0, setsockopt(self->fd, SOL_MRC, MRC_TRAIN, &out,
+				sizeof(out)));
+	out = 0;
+	ASSERT_EQ(0, getsockopt(self->fd, SOL_MRC, MRC_TRAIN, &out, &len));
+	EXPECT_EQ(1, out);
 	EXPECT_EQ(-1, getsockopt(self->fd, SOL_MRC, MRC_CONN_ID, &out, &len));
 	EXPECT_EQ(ENOTCONN, errno);
 	EXPECT_EQ(-1, setsockopt(self->fd, SOL_MRC, MRC_CONN_ID, &val,

@@ -145,6 +145,11 @@ void mrc_conn_kill(struct mrc_conn *conn)
 	spin_lock_bh(&conn->lock);
 	conn->core = NULL;
 	conn->state = MRC_CONN_CLOSED;
+	/* Every core call that sent DATA ended with a flush (udp.c). */
+	if (WARN_ON_ONCE(conn->train.skb)) {
+		kfree_skb(conn->train.skb);
+		conn->train.skb = NULL;
+	}
 	spin_unlock_bh(&conn->lock);
 	/* Nothing can arm the timer once the core is gone. */
 	hrtimer_cancel(&conn->timer);

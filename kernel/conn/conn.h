@@ -28,6 +28,7 @@
 #include <linux/workqueue.h>
 
 #include "core/mrc_core.h"
+#include "conn/udp.h"
 
 struct mrc_conn_offload;
 struct mrc_net;
@@ -55,6 +56,8 @@ struct mrc_conn {
 	struct sk_buff_head	rx_partial;
 	u32			rx_partial_truesize;
 	bool			rx_partial_grew;
+	/* DATA held back for one GSO skb (udp.c); under @lock */
+	struct mrc_udp_train	train;
 	/* bindings to offload devices (offload.h); NULL until the first */
 	struct mrc_conn_offload __rcu *offload;
 

@@ -5,7 +5,9 @@
  * (mrc_demux_input()) is parsed by the core's wire parser and handed to
  * its connection when it comes from the peer's address on that plane, to
  * a listener when it is a SYN, or answered with a RST; every drop is
- * counted by reason, per netns and per plane.
+ * counted by reason, per netns and per plane. A DATA packet's skb is not
+ * copied: the core keeps it as the segment (mrc_demux_take()) and the
+ * socket queues it for the reader.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -125,29 +127,73 @@ static void mrc_demux_reset(struct mrc_net *mn, struct mrc_plane *pl,
 }
 
 /*
+ * Parse @skb's MRC packet (data at the UDP header) from its head, after
+ * pulling into the head what must be there: the header and, for DATA, its
+ * fixed body; the payload may stay in the skb's pages, where the core
+ * keeps it (mrc_demux_take()). Any other packet is pulled whole.
+ * Return: the drop reason.
+ */
+static int mrc_demux_parse(struct sk_buff *skb, struct mrc_pkt *pkt)
+{
+	u32 off = sizeof(struct udphdr), len = skb->len - off, need;
+
+	need = min_t(u32, len, sizeof(struct mrc_hdr));
+	if (!pskb_may_pull(skb, off + need))
+		return MRC_DROP_NO_BUFFER;
+	if (len >= sizeof(struct mrc_hdr)) {
+		u8 type = skb->data[off + offsetof(struct mrc_hdr, ver_type)];
+
+		need = min(mrc_wire_head_len(type & 0xf, len), len);
+		if (!pskb_may_pull(skb, off + need))
+			return MRC_DROP_NO_BUFFER;
+	}
+	return mrc_wire_parse_head(skb->data + off,
+				   min_t(u32, skb_headlen(skb) - off, len), len,
+				   pkt);
+}
+
+/*
+ * mrc_demux_take - env->rx_take: the core keeps DATA @pkt as its
+ * segment's storage. pkt->buf is the demux's hold on the skb
+ * (mrc_demux_input()), given up here: the skb, pulled to the payload and
+ * freed of its route and socket, is the core's. Under conn->lock.
+ */
+void *mrc_demux_take(const struct mrc_pkt *pkt)
+{
+	struct sk_buff **hold = pkt->buf, *skb = *hold;
+
+	*hold = NULL;
+	/* the headers are in the head: mrc_demux_parse() */
+	__skb_pull(skb, skb->len - pkt->payload_len);
+	skb_orphan(skb);
+	skb_dst_drop(skb);
+	nf_reset_ct(skb);
+	return skb;
+}
+
+/*
  * mrc_demux_input - one received packet of plane @pl: parse it, hand it to
  * its connection or listener, count it. Softirq, RCU held, checksum
- * verified, data at the UDP header; consumes @skb. From the UDP socket or
- * from an offload device's RX hand-off.
+ * verified, data at the UDP header; consumes @skb, or gives a DATA
+ * packet to the connection that keeps it (mrc_demux_take()). From the UDP
+ * socket or from an offload device's RX hand-off.
  */
 void mrc_demux_input(struct mrc_plane *pl, struct sk_buff *skb, bool ce)
 {
 	struct mrc_net *mn = mrc_pernet(dev_net(pl->dev));
+	struct sk_buff *hold = skb;	/* NULL once a connection took it */
+	u32 bytes = skb->len;
 	struct mrc_pkt pkt;
 	int reason;
-	u32 len;
 
-	if (skb_linearize(skb)) {
-		reason = MRC_DROP_NO_BUFFER;
-		goto count;
-	}
-	len = skb->len - sizeof(struct udphdr);
-	reason = mrc_wire_parse(skb->data + sizeof(struct udphdr), len, &pkt);
+	reason = mrc_demux_parse(skb, &pkt);
 	if (reason)
 		goto count;
 	if (pkt.type == MRC_PKT_SYN) {
 		reason = mrc_listen_syn(mn, pl->id, &pkt);
 	} else {
+		if (pkt.type == MRC_PKT_DATA)
+			pkt.buf = &hold;
 		reason = mrc_demux_to_conn(mn, &pkt, pl->id, skb, ce);
 		if (reason == MRC_DROP_NO_CONN)
 			mrc_demux_reset(mn, pl, skb, &pkt);
@@ -158,9 +204,10 @@ count:
 		mrc_mib_inc(mn->net, MRC_MIB_RXDROP_FIRST + reason);
 	} else {
 		mrc_plane_mib_add(pl, MRC_PLANE_MIB_RXPKTS, 1);
-		mrc_plane_mib_add(pl, MRC_PLANE_MIB_RXBYTES, skb->len);
+		mrc_plane_mib_add(pl, MRC_PLANE_MIB_RXBYTES, bytes);
 	}
-	consume_skb(skb);
+	if (hold)
+		consume_skb(hold);
 }
 
 /* UDP encap_rcv: softirq, RCU held, checksum verified, data at UDP header. */

@@ -3,18 +3,27 @@
  * The kernel environment of the protocol core: clock, the connection's
  * hrtimer, UDP transmit, delivery into the socket, state notes, memory and
  * randomness. Every callback runs under the connection's spinlock, which
- * xmit, deliver and notify assert; alloc, free and timer_arm also run
- * from mrc_core_create() and mrc_core_destroy(), before the connection is
- * published and after it is unhashed, without it.
+ * xmit, deliver and notify assert; alloc, free, timer_arm, rx_free and
+ * buf_put also run from mrc_core_create() and mrc_core_destroy(), before
+ * the connection is published and after it is unhashed, without it.
+ *
+ * Buffers (zero copy): a send buffer handle is a page of the socket's
+ * page-fragment send buffer (sock/io.c), a segment holds a page reference
+ * and every skb sent from it one of its own (udp.c); a received handle
+ * is the DATA packet's skb, taken from the demux (demux.c), which becomes
+ * the socket's at delivery or is freed with the connection.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ktime.h>
+#include <linux/mm.h>
 #include <linux/random.h>
+#include <linux/skbuff.h>
 #include <linux/slab.h>
 
 #include "pernet.h"
 #include "conn/conn.h"
+#include "conn/demux.h"
 #include "conn/mem.h"
 #include "sock/sock.h"
 #include "conn/trace.h"
@@ -39,7 +48,8 @@ static void mrc_env_timer_arm(void *ctx, u64 when_us)
 }
 
 static int mrc_env_xmit(void *ctx, u32 plane, u32 ev, const void *hdr,
-			u32 hdr_len, const void *payload, u32 payload_len)
+			u32 hdr_len, const void *payload, u32 payload_len,
+			void *payload_ref)
 {
 	struct mrc_conn *conn = ctx;
 
@@ -47,12 +57,43 @@ static int mrc_env_xmit(void *ctx, u32 plane, u32 ev, const void *hdr,
 	/* A read-only query of the calling core: safe inside a callback. */
 	return mrc_udp_xmit_conn(conn, plane,
 				 mrc_core_peer_plane(conn->core, plane), ev,
-				 hdr, hdr_len, payload, payload_len);
+				 hdr, hdr_len, payload, payload_len,
+				 payload_ref);
 }
 
-static int mrc_env_deliver(void *ctx, const void *data, u32 len, u32 flags)
+static int mrc_env_deliver(void *ctx, const void *data, u32 len, u32 flags,
+			   void *ref)
 {
-	return mrc_sock_deliver(ctx, data, len, flags);
+	return mrc_sock_deliver(ctx, data, len, flags, ref);
+}
+
+static void *mrc_env_rx_take(void *ctx, const struct mrc_pkt *pkt)
+{
+	struct mrc_conn *conn = ctx;
+
+	lockdep_assert_held(&conn->lock);
+	return mrc_demux_take(pkt);
+}
+
+/* A received packet the connection never delivered (it went away). */
+static void mrc_env_rx_free(void *ctx, void *ref)
+{
+	kfree_skb(ref);
+}
+
+static void mrc_env_buf_get(void *ctx, void *ref)
+{
+	get_page(ref);
+}
+
+static void mrc_env_buf_put(void *ctx, void *ref)
+{
+	put_page(ref);
+}
+
+static void mrc_env_flush(void *ctx)
+{
+	mrc_udp_flush(ctx);
 }
 
 static void mrc_env_notify(void *ctx, enum mrc_core_note note, u32 arg)
@@ -115,4 +156,9 @@ const struct mrc_core_env_ops mrc_conn_env_ops = {
 	.alloc		= mrc_env_alloc,
 	.free		= mrc_env_free,
 	.random		= mrc_env_random,
+	.rx_take	= mrc_env_rx_take,
+	.rx_free	= mrc_env_rx_free,
+	.buf_get	= mrc_env_buf_get,
+	.buf_put	= mrc_env_buf_put,
+	.flush		= mrc_env_flush,
 };

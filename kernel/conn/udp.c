@@ -4,7 +4,11 @@
  * bound to its port and device, whose encap hook is mrc_demux_rcv()
  * (demux.c). Transmit builds the UDP/IP packet around what the core
  * produced, with the EV as UDP source port (and IPv6 flow label) and
- * ECT(0) set.
+ * ECT(0) set. The skb's head holds the headers; a payload the core
+ * queued by reference (the socket's page-fragment send buffer, sock/io.c)
+ * is attached as a page fragment with a reference of the skb's own, not
+ * copied, so the segment may be acknowledged and freed while the packet
+ * still waits in a qdisc.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -59,7 +63,8 @@ static int mrc_udp_xmit4_any(struct mrc_conn *conn, struct mrc_plane *pl,
 {
 	struct mrc_offload_binding *b;
 
-	b = conn ? mrc_offload_tx_binding(conn, pl->id) : NULL;
+	b = conn && !skb_is_gso(skb) ? mrc_offload_tx_binding(conn, pl->id) :
+	    NULL;
 	if (b && !mrc_offload_xmit(b, pl, skb, saddr, peer, ev, ecn))
 		return 0;
 	return mrc_udp_xmit4(dev_net(pl->dev), pl, saddr, peer, ev, ecn, skb);
@@ -93,43 +98,61 @@ static int mrc_udp_xmit6(struct net *net, struct mrc_plane *pl,
 }
 
 /*
- * __mrc_udp_xmit - send one MRC packet on our plane @plane to @peer, with
- * UDP source port @ev; through @conn's offload device on that plane when
- * it has one and takes the packet. Any context with BHs off.
+ * The packet: headers in the head, with room for UDP/IP in front; the
+ * payload copied after them, or, when it lies in @page (a compound page
+ * of the send buffer), attached as a fragment holding its own reference.
  */
-static int __mrc_udp_xmit(struct mrc_net *mn, struct mrc_conn *conn,
-			  u32 plane, const struct mrc_core_plane *peer, u32 ev,
-			  const void *hdr, u32 hdr_len, const void *payload,
-			  u32 payload_len)
+static struct sk_buff *mrc_udp_skb(const void *hdr, u32 hdr_len,
+				   const void *payload, u32 payload_len,
+				   struct page *page)
 {
 	u32 room = LL_MAX_HEADER + sizeof(struct ipv6hdr) +
 		   sizeof(struct udphdr);
-	const struct mrc_plane_addr *a;
-	struct mrc_plane *pl;
 	struct sk_buff *skb;
-	__be32 saddr4;
-	u8 ecn;
-	int err;
 
-	if (plane >= MRC_MAX_PLANES || !peer)
-		return -EINVAL;
-	rcu_read_lock();
-	pl = rcu_dereference(mn->planes[plane]);
-	err = -ENETDOWN;
-	if (!pl || !mrc_plane_usable(pl))
-		goto out;
-	err = -ENOBUFS;
-	skb = alloc_skb(room + hdr_len + payload_len, GFP_ATOMIC);
+	skb = alloc_skb(room + hdr_len + (page ? 0 : payload_len),
+			GFP_ATOMIC);
 	if (!skb)
-		goto out;
+		return NULL;
 	skb_reserve(skb, room);
 	skb_put_data(skb, hdr, hdr_len);
-	if (payload_len)
+	if (page && payload_len) {
+		get_page(page);
+		skb_fill_page_desc(skb, 0, page,
+				   (const u8 *)payload - (u8 *)page_address(page),
+				   payload_len);
+		skb->len += payload_len;
+		skb->data_len += payload_len;
+		skb->truesize += payload_len;
+	} else if (payload_len) {
 		skb_put_data(skb, payload, payload_len);
+	}
+	return skb;
+}
 
-	/* ECT(0) on DATA only: switches mark data, never acknowledgements. */
-	ecn = (((const u8 *)hdr)[0] & 0xf) == MRC_PKT_DATA ? INET_ECN_ECT_0 :
-	      INET_ECN_NOT_ECT;
+/*
+ * mrc_udp_out - send @skb (data at the MRC header; @pkts MRC packets, more
+ * than one in a GSO train) on our plane @plane to @peer, with UDP source
+ * port @ev; through @conn's offload device on that plane when it has one
+ * and takes the packet. Consumes @skb. Any context with BHs off.
+ */
+static int mrc_udp_out(struct mrc_net *mn, struct mrc_conn *conn, u32 plane,
+		       const struct mrc_core_plane *peer, u32 ev, u8 ecn,
+		       struct sk_buff *skb, u32 pkts)
+{
+	const struct mrc_plane_addr *a;
+	struct mrc_plane *pl;
+	u32 bytes = skb->len;
+	__be32 saddr4;
+	int err;
+
+	rcu_read_lock();
+	pl = plane < MRC_MAX_PLANES ? rcu_dereference(mn->planes[plane]) : NULL;
+	err = -ENETDOWN;
+	if (!pl || !mrc_plane_usable(pl)) {
+		kfree_skb(skb);
+		goto out;
+	}
 	a = rcu_dereference(pl->addr);
 	/*
 	 * From the address connections advertise for this plane (the one
@@ -148,9 +171,8 @@ static int __mrc_udp_xmit(struct mrc_net *mn, struct mrc_conn *conn,
 	if (err == -EAFNOSUPPORT)
 		kfree_skb(skb);
 	if (!err) {
-		mrc_plane_mib_add(pl, MRC_PLANE_MIB_TXPKTS, 1);
-		mrc_plane_mib_add(pl, MRC_PLANE_MIB_TXBYTES,
-				  hdr_len + payload_len);
+		mrc_plane_mib_add(pl, MRC_PLANE_MIB_TXPKTS, pkts);
+		mrc_plane_mib_add(pl, MRC_PLANE_MIB_TXBYTES, bytes);
 	}
 out:
 	rcu_read_unlock();
@@ -159,23 +181,170 @@ out:
 	return err;
 }
 
+/* One MRC packet (@page: see mrc_udp_skb()). */
+static int __mrc_udp_xmit(struct mrc_net *mn, struct mrc_conn *conn,
+			  u32 plane, const struct mrc_core_plane *peer, u32 ev,
+			  const void *hdr, u32 hdr_len, const void *payload,
+			  u32 payload_len, struct page *page)
+{
+	struct sk_buff *skb;
+	u8 ecn;
+
+	if (!peer)
+		return -EINVAL;
+	skb = mrc_udp_skb(hdr, hdr_len, payload, payload_len, page);
+	if (!skb) {
+		mrc_mib_inc(mn->net, MRC_MIB_TXERR);
+		return -ENOBUFS;
+	}
+	/* ECT(0) on DATA only: switches mark data, never acknowledgements. */
+	ecn = (((const u8 *)hdr)[0] & 0xf) == MRC_PKT_DATA ? INET_ECN_ECT_0 :
+	      INET_ECN_NOT_ECT;
+	return mrc_udp_out(mn, conn, plane, peer, ev, ecn, skb, 1);
+}
+
 /* A packet of no connection (RST, SYN answers): software only. */
 int mrc_udp_xmit(struct mrc_net *mn, u32 plane,
 		 const struct mrc_core_plane *peer, u32 ev, const void *hdr,
 		 u32 hdr_len, const void *payload, u32 payload_len)
 {
 	return __mrc_udp_xmit(mn, NULL, plane, peer, ev, hdr, hdr_len,
-			      payload, payload_len);
+			      payload, payload_len, NULL);
 }
 
-/* A packet of @conn: its offload device, if any, may send it. */
+/*
+ * Trains: the DATA packets of one burst on one plane and EV go out as one
+ * UDP GSO skb (SKB_GSO_UDP_L4, gso_size one whole MRC packet), so routing,
+ * the qdisc and a veth or GSO-capable device see one skb, and the
+ * receiving host's UDP splits it back into packets before our encap hook
+ * (udp_queue_rcv_skb(): a tunnel socket takes no GSO skbs). Each packet
+ * past the first is two fragments, its header (copied into a page
+ * fragment) and its payload (a reference to the send buffer): at most
+ * this many packets fit the 6.1 skb's MAX_SKB_FRAGS.
+ */
+#define MRC_UDP_TRAIN_MAX	((MAX_SKB_FRAGS + 1) / 2)
+
+/* May a DATA packet of @len bytes on @plane / @ev join the train? */
+static bool mrc_udp_train_fits(const struct mrc_udp_train *t, u32 plane,
+			       u32 ev, u32 len)
+{
+	return t->skb && !t->closed && t->plane == plane && t->ev == ev &&
+	       t->segs < MRC_UDP_TRAIN_MAX && len <= t->seg_len;
+}
+
+/* Append a packet: header into a page fragment, payload by reference. */
+static int mrc_udp_train_add(struct mrc_udp_train *t, const void *hdr,
+			     u32 hdr_len, const void *payload, u32 payload_len,
+			     struct page *page)
+{
+	struct sk_buff *skb = t->skb;
+	int i = skb_shinfo(skb)->nr_frags;
+	struct page *hpage;
+	u8 *h;
+
+	h = netdev_alloc_frag(hdr_len);
+	if (!h)
+		return -ENOBUFS;
+	memcpy(h, hdr, hdr_len);
+	hpage = virt_to_head_page(h);
+	skb_fill_page_desc(skb, i, hpage, h - (u8 *)page_address(hpage),
+			   hdr_len);
+	get_page(page);
+	skb_fill_page_desc(skb, i + 1, page,
+			   (const u8 *)payload - (u8 *)page_address(page),
+			   payload_len);
+	skb->len += hdr_len + payload_len;
+	skb->data_len += hdr_len + payload_len;
+	skb->truesize += hdr_len + payload_len;
+	t->segs++;
+	/* only the last packet of a GSO skb may be shorter */
+	if (hdr_len + payload_len < t->seg_len)
+		t->closed = true;
+	return 0;
+}
+
+/* Start a train with a first packet, whose header goes in the head. */
+static int mrc_udp_train_start(struct mrc_udp_train *t, u32 plane,
+			       const struct mrc_core_plane *peer, u32 ev,
+			       const void *hdr, u32 hdr_len,
+			       const void *payload, u32 payload_len,
+			       struct page *page)
+{
+	t->skb = mrc_udp_skb(hdr, hdr_len, payload, payload_len, page);
+	if (!t->skb)
+		return -ENOBUFS;
+	t->plane = plane;
+	t->peer = peer;
+	t->ev = ev;
+	t->segs = 1;
+	t->seg_len = hdr_len + payload_len;
+	t->closed = false;
+	return 0;
+}
+
+/*
+ * mrc_udp_flush - send @conn's train, if any: the core's flush at the end
+ * of a burst (env.c), or before a packet that cannot join it. Under
+ * conn->lock.
+ */
+void mrc_udp_flush(struct mrc_conn *conn)
+{
+	struct mrc_udp_train *t = &conn->train;
+	struct sk_buff *skb = t->skb;
+
+	lockdep_assert_held(&conn->lock);
+	if (!skb)
+		return;
+	t->skb = NULL;
+	if (t->segs > 1) {
+		skb_shinfo(skb)->gso_size = t->seg_len;
+		skb_shinfo(skb)->gso_type = SKB_GSO_UDP_L4;
+		skb_shinfo(skb)->gso_segs = t->segs;
+		/* UDP GSO wants the checksum partial from the UDP header on */
+		skb->ip_summed = CHECKSUM_PARTIAL;
+		skb->csum_start = skb_headroom(skb) - sizeof(struct udphdr);
+		skb->csum_offset = offsetof(struct udphdr, check);
+	}
+	mrc_udp_out(conn->mn, conn, t->plane, t->peer, t->ev, INET_ECN_ECT_0,
+		    skb, t->segs);
+}
+
+/* Trains go through the software path only, not an offload device. */
+static bool mrc_udp_train_ok(struct mrc_conn *conn, u32 plane)
+{
+	bool ok;
+
+	rcu_read_lock();
+	ok = !mrc_offload_tx_binding(conn, plane);
+	rcu_read_unlock();
+	return ok;
+}
+
+/*
+ * A packet of @conn: its offload device, if any, may send it. @page: the
+ * send-buffer page @payload lies in, or NULL to copy it. DATA by
+ * reference joins or starts a train (sent at the core's flush); anything
+ * else first sends the train, then goes out alone. Under conn->lock.
+ */
 int mrc_udp_xmit_conn(struct mrc_conn *conn, u32 plane,
 		      const struct mrc_core_plane *peer, u32 ev,
 		      const void *hdr, u32 hdr_len, const void *payload,
-		      u32 payload_len)
+		      u32 payload_len, struct page *page)
 {
+	struct mrc_udp_train *t = &conn->train;
+
+	lockdep_assert_held(&conn->lock);
+	if (page && payload_len &&
+	    mrc_udp_train_fits(t, plane, ev, hdr_len + payload_len) &&
+	    !mrc_udp_train_add(t, hdr, hdr_len, payload, payload_len, page))
+		return 0;
+	mrc_udp_flush(conn);
+	if (page && payload_len && peer && plane < MRC_MAX_PLANES &&
+	    mrc_udp_train_ok(conn, plane))
+		return mrc_udp_train_start(t, plane, peer, ev, hdr, hdr_len,
+					   payload, payload_len, page);
 	return __mrc_udp_xmit(conn->mn, conn, plane, peer, ev, hdr, hdr_len,
-			      payload, payload_len);
+			      payload, payload_len, page);
 }
 
 static int mrc_udp_sock(struct net *net, struct mrc_plane *pl, int family,

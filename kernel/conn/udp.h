@@ -10,6 +10,7 @@ struct mrc_core_plane;
 struct mrc_net;
 struct mrc_plane;
 struct net;
+struct page;
 struct sk_buff;
 struct socket;
 
@@ -17,6 +18,22 @@ struct socket;
 struct mrc_udp_socks {
 	struct socket	*v4;
 	struct socket	*v6;
+};
+
+/*
+ * DATA packets held back to go out as one UDP GSO skb (udp.c), in struct
+ * mrc_conn, under its lock: @skb (NULL: no train), on @plane to @peer
+ * with EV @ev, @segs packets of @seg_len bytes but the last, which is
+ * shorter when @closed.
+ */
+struct mrc_udp_train {
+	struct sk_buff			*skb;
+	const struct mrc_core_plane	*peer;
+	u32				plane;
+	u32				ev;
+	u32				segs;
+	u32				seg_len;
+	bool				closed;
 };
 
 int mrc_udp_open(struct net *net, struct mrc_plane *pl, u16 port,
@@ -28,6 +45,7 @@ int mrc_udp_xmit(struct mrc_net *mn, u32 plane,
 int mrc_udp_xmit_conn(struct mrc_conn *conn, u32 plane,
 		      const struct mrc_core_plane *peer, u32 ev,
 		      const void *hdr, u32 hdr_len, const void *payload,
-		      u32 payload_len);
+		      u32 payload_len, struct page *page);
+void mrc_udp_flush(struct mrc_conn *conn);
 
 #endif /* __MRC_UDP_H */

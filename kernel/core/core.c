@@ -72,7 +72,7 @@ void mrc_pkt_init(struct mrc_core *core, u8 type)
 
 /* Encode core->tx_pkt and hand it to the environment. */
 int mrc_snd_pkt(struct mrc_core *core, u32 plane, u32 ev,
-		const void *payload, u32 len)
+		const void *payload, u32 len, void *ref)
 {
 	struct mrc_pkt *pkt = &core->tx_pkt;
 	u32 hlen;
@@ -86,7 +86,7 @@ int mrc_snd_pkt(struct mrc_core *core, u32 plane, u32 ev,
 		return -EINVAL;
 	core->stats.tx_pkts++;
 	err = core->env.ops->xmit(core->env.ctx, plane, ev, core->tx_buf,
-				  hlen, payload, len);
+				  hlen, payload, len, ref);
 	return err;
 }
 
@@ -187,7 +187,7 @@ void mrc_core_fail(struct mrc_core *core, int err, bool send_rst)
 		plane = mrc_core_plane_for_reply(core, core->syn_plane);
 		mrc_pkt_init(core, MRC_PKT_RST);
 		core->tx_pkt.rst_reason = err > 0 ? err : ECONNRESET;
-		mrc_snd_pkt(core, plane, core->evs[0].value, NULL, 0);
+		mrc_snd_pkt(core, plane, core->evs[0].value, NULL, 0, NULL);
 	}
 	mrc_core_set_state(core, MRC_CORE_ABORTED);
 	core->ack_due_us = 0;
@@ -258,6 +258,7 @@ static int mrc_core_apply_cfg(struct mrc_core *core, const struct mrc_core_cfg *
 	core->ack_delay_us = mrc_cfg_or(cfg->ack_delay_us,
 					MRC_CORE_DEF_ACK_DELAY_US);
 	core->ack_every = mrc_cfg_or(cfg->ack_every, MRC_CORE_DEF_ACK_EVERY);
+	core->train_pkts = mrc_clamp(cfg->train_pkts, 1, MRC_CORE_MAX_TRAIN);
 	core->probe_interval_us = mrc_cfg_or(cfg->probe_interval_us,
 					     MRC_CORE_DEF_PROBE_US);
 	core->psn24 = cfg->psn24;
@@ -380,7 +381,7 @@ static void mrc_core_send_syn(struct mrc_core *core, u8 type)
 	syn->nplanes = (u8)n;
 	core->last_tx_us = mrc_now(core);
 	mrc_snd_pkt(core, core->syn_plane,
-		    core->evs[core->ev_rr++ % core->nevs].value, NULL, 0);
+		    core->evs[core->ev_rr++ % core->nevs].value, NULL, 0, NULL);
 }
 
 /* Learn the peer from a SYN or SYN_ACK. Return: 0 or -EINVAL. */
@@ -656,7 +657,15 @@ void mrc_core_rearm(struct mrc_core *core)
 	if (core->outstanding)
 		when = mrc_min_deadline(when, core->last_progress_us +
 					core->user_timeout_us);
-	if (when == core->timer_armed)
+	/*
+	 * A later deadline leaves the timer as it is: it fires early, finds
+	 * nothing due and arms the right time then (mrc_core_on_timer()).
+	 * The deadline moves on with nearly every packet (the RTO of the
+	 * oldest, the delayed SACK); re-arming a kernel hrtimer each time
+	 * costs more than the odd early expiry.
+	 */
+	if (when == core->timer_armed ||
+	    (when && core->timer_armed && when > core->timer_armed))
 		return;
 	core->timer_armed = when;
 	core->env.ops->timer_arm(core->env.ctx, when);

@@ -89,7 +89,12 @@ enum mrc_seg_state {
 	MRC_SEG_LOST,		/* on core->lost_list, waiting to be resent */
 };
 
-/* One DATA segment of our send queue; payload follows the struct. */
+/*
+ * One DATA segment of our send queue. Its payload follows the struct
+ * (@ref NULL, room for @cap bytes), or lies in a buffer of the
+ * environment whose handle is @ref (mrc_core_send_buf(); the segment
+ * holds a buf_get() on it).
+ */
 struct mrc_seg {
 	struct mrc_seg	*next;		/* tx_list or lost_list */
 	struct mrc_seg	*prev;
@@ -102,14 +107,21 @@ struct mrc_seg {
 	u8		flags;		/* MRC_F_SOM / MRC_F_EOM */
 	u8		state;		/* enum mrc_seg_state */
 	u8		tx_count;
+	u32		cap;
 	u8		*data;
+	void		*ref;
 };
 
-/* One received segment held for in-order delivery. */
+/*
+ * One received segment held for in-order delivery: a copy after the
+ * struct (@ref NULL), or the environment's packet (@ref from rx_take(),
+ * @data NULL).
+ */
 struct mrc_rseg {
 	u32	len;
 	u8	flags;
 	u8	*data;
+	void	*ref;
 };
 
 struct mrc_seg_list {
@@ -198,6 +210,7 @@ struct mrc_core {
 	u32			ack_delay_us;
 	u32			ack_every;
 	u32			probe_interval_us;
+	u32			train_pkts;
 	u64			user_timeout_us;
 	u32			rto_min_us;
 	u32			rto_max_us;
@@ -222,6 +235,8 @@ struct mrc_core {
 	u32			ev_rr;		/* fallback round-robin cursor */
 	u32			evs_bad;	/* ASSUMED_BAD count */
 	u32			evs_skip;	/* SKIP count */
+	u32			train_ev;	/* EV of the current train */
+	u32			train_left;	/* packets it may still carry */
 	u32			probe_seq;
 
 	/*
@@ -254,6 +269,7 @@ struct mrc_core {
 	u32			snd_end;	/* next PSN to assign */
 	u32			fin_psn;
 	u32			queued_bytes;	/* unacked + unsent */
+	u32			seg_mem;	/* env->alloc() bytes of segments */
 	struct mrc_seg_list	tx_list;	/* in flight, send order */
 	struct mrc_seg_list	lost_list;	/* waiting for retransmission */
 	/* bit psn & (sq_cap - 1): that PSN is on lost_list (send.c) */
@@ -300,6 +316,7 @@ struct mrc_core {
 	u32			peer_fin_psn;
 	u32			held_bytes;
 	u32			held_pkts;
+	u32			held_ref_bytes;	/* of those, in rx_take() handles */
 	u32			app_free;
 	u32			last_adv_rwnd;
 	u32			rcv_in_order;	/* rcv_bytes */
@@ -332,7 +349,7 @@ u32 mrc_psn_add(const struct mrc_core *core, u32 psn, u32 n);
 s32 mrc_diff(const struct mrc_core *core, u32 a, u32 b);
 void mrc_pkt_init(struct mrc_core *core, u8 type);
 int mrc_snd_pkt(struct mrc_core *core, u32 plane, u32 ev,
-		const void *payload, u32 len);
+		const void *payload, u32 len, void *ref);
 void mrc_core_notify(struct mrc_core *core, enum mrc_core_note note,
 		     u32 arg);
 void mrc_core_trace(struct mrc_core *core, enum mrc_core_trace point,
@@ -365,6 +382,7 @@ struct mrc_seg *mrc_snd_seg(const struct mrc_core *core, u32 psn);
 void mrc_list_del(struct mrc_seg_list *l, struct mrc_seg *seg);
 void mrc_snd_tx_del(struct mrc_core *core, struct mrc_seg *seg);
 void mrc_snd_writable(struct mrc_core *core);
+void mrc_seg_free(struct mrc_core *core, struct mrc_seg *seg);
 size_t mrc_snd_mem_bytes(const struct mrc_core *core);
 
 /* recv.c */
@@ -397,6 +415,7 @@ int mrc_ev_init(struct mrc_core *core, const struct mrc_core_cfg *cfg);
 void mrc_ev_assign_planes(struct mrc_core *core);
 int mrc_ev_pick(struct mrc_core *core, u32 avoid_ev, u32 avoid_plane);
 int mrc_ev_pick_plane(struct mrc_core *core, u32 plane);
+bool mrc_ev_usable(const struct mrc_core *core, u32 idx);
 int mrc_ev_find(const struct mrc_core *core, u32 value);
 void mrc_ev_set(struct mrc_core *core, u32 idx, u8 state);
 void mrc_ev_on_loss(struct mrc_core *core, u32 idx, bool timeout);

@@ -229,6 +229,14 @@ int mrc_ev_pick(struct mrc_core *core, u32 avoid_ev, u32 avoid_plane)
 	return idx;
 }
 
+/* May EV @idx carry DATA now (GOOD, on a usable plane)? */
+bool mrc_ev_usable(const struct mrc_core *core, u32 idx)
+{
+	const struct mrc_ev *ev = &core->evs[idx];
+
+	return ev->state == MRC_EV_GOOD && mrc_ev_on_usable(core, ev);
+}
+
 /* An EV on @plane for a control packet; -1 if the plane has none. */
 int mrc_ev_pick_plane(struct mrc_core *core, u32 plane)
 {
@@ -368,7 +376,7 @@ int mrc_ev_send_probe(struct mrc_core *core, u32 idx)
 	pr->plane = ev->plane;
 	pr->plane_up = (u16)(core->local_up & core->our_mask);
 	core->stats.probes_tx++;
-	mrc_snd_pkt(core, ev->plane, ev->value, NULL, 0);
+	mrc_snd_pkt(core, ev->plane, ev->value, NULL, 0, NULL);
 	return 0;
 }
 
@@ -391,7 +399,7 @@ void mrc_ev_on_probe(struct mrc_core *core, const struct mrc_pkt *pkt,
 	pr->tsval = pkt->probe.tsval;
 	pr->plane = (u16)plane;
 	pr->plane_up = (u16)(core->local_up & core->our_mask);
-	mrc_snd_pkt(core, plane, pkt->ev, NULL, 0);
+	mrc_snd_pkt(core, plane, pkt->ev, NULL, 0, NULL);
 }
 
 /*

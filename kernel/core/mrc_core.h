@@ -33,6 +33,8 @@ extern "C" {
 #define MRC_CORE_MAX_ALLOC	(64 * 1024)
 #define MRC_CORE_MAX_EVS	256
 #define MRC_CORE_DEFAULT_EVS	128
+/* Longest EV train (cfg->train_pkts). */
+#define MRC_CORE_MAX_TRAIN	64
 
 /* Connection states (superset of enum mrc_conn_state of the netlink API). */
 enum mrc_core_state {
@@ -94,17 +96,28 @@ struct mrc_core_env_ops {
 	/*
 	 * Send one packet (@hdr: header and body; @payload may be NULL) on
 	 * plane @plane with entropy value @ev, addressed to the peer's plane
-	 * (mrc_core_peer_plane()). DATA should carry ECT. Return 0, or a
-	 * negative errno when it could not go out (the core treats it as lost).
+	 * (mrc_core_peer_plane()). DATA should carry ECT. @payload_ref is
+	 * the handle of the buffer @payload lies in when it was queued with
+	 * mrc_core_send_buf(): the environment may send the bytes by
+	 * reference (taking its own hold on the buffer: the segment may be
+	 * freed before the packet is gone) instead of copying them; NULL
+	 * for the core's own memory, which is only valid during the call.
+	 * Return 0, or a negative errno when it could not go out (the core
+	 * treats it as lost).
 	 */
 	int	(*xmit)(void *ctx, u32 plane, u32 ev, const void *hdr,
-			u32 hdr_len, const void *payload, u32 payload_len);
+			u32 hdr_len, const void *payload, u32 payload_len,
+			void *payload_ref);
 	/*
 	 * Hand in-order bytes to the application. @flags has MRC_F_EOM on the
-	 * last segment of a message. Return 0 if taken, negative errno if
-	 * not now: the core keeps them and retries on mrc_core_rcv_space().
+	 * last segment of a message. @ref is NULL when @data is the core's
+	 * copy (valid during the call), else the handle rx_take() returned
+	 * for them (@data NULL), which becomes the environment's if the call
+	 * succeeds. Return 0 if taken, negative errno if not now: the core
+	 * keeps them and retries on mrc_core_rcv_space().
 	 */
-	int	(*deliver)(void *ctx, const void *data, u32 len, u32 flags);
+	int	(*deliver)(void *ctx, const void *data, u32 len, u32 flags,
+			   void *ref);
 	void	(*notify)(void *ctx, enum mrc_core_note note, u32 arg);
 	/* Optional; NULL when nobody listens. */
 	void	(*trace)(void *ctx, enum mrc_core_trace point,
@@ -113,6 +126,43 @@ struct mrc_core_env_ops {
 	void	*(*alloc)(void *ctx, size_t size);
 	void	(*free)(void *ctx, void *ptr);
 	u32	(*random)(void *ctx);
+	/*
+	 * Optional, for zero-copy receive: the core keeps the payload of
+	 * DATA @pkt, which carries the environment's handle of the packet
+	 * (pkt->buf), as the segment's storage instead of copying it.
+	 * Return the handle the core holds from now on (never NULL: called
+	 * only for a packet the core keeps); it goes back with deliver(),
+	 * or to rx_free() if the segment is never delivered.
+	 */
+	void	*(*rx_take)(void *ctx, const struct mrc_pkt *pkt);
+	void	(*rx_free)(void *ctx, void *ref);
+	/*
+	 * Optional, for zero-copy send (mrc_core_send_buf()): every segment
+	 * that points into a buffer takes buf_get() on its handle and gives
+	 * buf_put() when it is freed (acknowledged, unqueued or destroyed).
+	 */
+	void	(*buf_get)(void *ctx, void *ref);
+	void	(*buf_put)(void *ctx, void *ref);
+	/*
+	 * Optional: the end of a burst of DATA xmit() calls. An environment
+	 * may hold DATA packets back to send a train of them on one EV as
+	 * one batch (mrc.ko: one UDP GSO skb) until this, or until an xmit()
+	 * that cannot join them; the core calls it before it returns from
+	 * any call that sent DATA.
+	 */
+	void	(*flush)(void *ctx);
+};
+
+/*
+ * struct mrc_core_buf - bytes the environment owns, for mrc_core_send_buf():
+ * @data/@len, inside the buffer whose handle is @ref (mrc.ko: the page of
+ * the socket's page-fragment send buffer). The bytes must not change
+ * while a segment holds the buffer.
+ */
+struct mrc_core_buf {
+	u8		*data;
+	u32		len;
+	void		*ref;
 };
 
 struct mrc_core_env {
@@ -160,6 +210,9 @@ struct mrc_core_cc {
  * @ack_delay_us:	delayed-ACK timer (default 200); @ack_every: SACK at
  *			least every this many DATA packets (default 4)
  * @probe_interval_us:	probe period for ASSUMED_BAD EVs (default 50000)
+ * @train_pkts:		first transmissions in a row on one EV before the
+ *			next pick (default 1: every packet sprayed); an
+ *			environment can send a train as one batch
  * @psn24:		use 24-bit PSNs
  * @cc:			NSCC parameters; all zero takes defaults
  * @planes/@nplanes:	our planes, advertised in SYN / SYN_ACK
@@ -184,6 +237,7 @@ struct mrc_core_cfg {
 	u32			ack_delay_us;
 	u32			ack_every;
 	u32			probe_interval_us;
+	u32			train_pkts;
 	bool			psn24;
 	struct mrc_core_cc	cc;
 	struct mrc_core_plane	planes[MRC_WIRE_MAX_PLANES];
@@ -314,6 +368,16 @@ int mrc_core_send(struct mrc_core *core, u32 len, u32 flags,
  * A writer that retried on less than it needs would spin.
  */
 u32 mrc_core_send_space(struct mrc_core *core, u32 need);
+/*
+ * mrc_core_send_buf - as mrc_core_send(), but the segments point into
+ * @buf instead of copying it (zero copy: the environment's xmit gets
+ * the handle with the bytes). A stream segment still being filled grows
+ * in place when @buf continues it in the same buffer (an append-only
+ * send buffer), so small writes still make full segments. Needs the
+ * buf_get/buf_put ops. Return: as mrc_core_send().
+ */
+int mrc_core_send_buf(struct mrc_core *core, const struct mrc_core_buf *buf,
+		      u32 flags);
 
 /*
  * Payload bytes queued: @queued not yet acknowledged (sent or not, TCP's
@@ -361,7 +425,8 @@ u32 mrc_core_peer_service_port(const struct mrc_core *core);
 /*
  * Bytes the connection holds now: what the core asked env->alloc() for
  * (connection, EVs, send and receive rings, queued and held segments),
- * before the allocator's rounding. Idle, the rings are small; they grow
+ * before the allocator's rounding; not the payload it holds in the
+ * environment's buffers (mrc_core_send_buf(), rx_take()). Idle, the rings are small; they grow
  * with the traffic up to what sndbuf and rcvbuf need.
  */
 size_t mrc_core_mem_bytes(const struct mrc_core *core);

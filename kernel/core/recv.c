@@ -62,6 +62,14 @@ static int mrc_rcv_grow(struct mrc_core *core, u32 need)
 	return 0;
 }
 
+/* Free a held segment, and the environment's packet it kept. */
+static void mrc_rseg_free(struct mrc_core *core, struct mrc_rseg *r)
+{
+	if (r && r->ref)
+		core->env.ops->rx_free(core->env.ctx, r->ref);
+	mrc_free(core, r);
+}
+
 void mrc_rcv_destroy(struct mrc_core *core)
 {
 	u32 i;
@@ -69,17 +77,20 @@ void mrc_rcv_destroy(struct mrc_core *core)
 	if (!core->rq)
 		return;
 	for (i = 0; i <= core->rq_mask; i++)
-		mrc_free(core, core->rq[i]);
+		mrc_rseg_free(core, core->rq[i]);
 	mrc_free(core, core->rq);
 	core->rq = NULL;
 }
 
-/* Bytes the receive side holds: the ring and every held segment. */
+/*
+ * Bytes the receive side holds: the ring and every held segment, with
+ * the copied payloads (not the packets kept with rx_take()).
+ */
 size_t mrc_rcv_mem_bytes(const struct mrc_core *core)
 {
 	return ((size_t)core->rq_mask + 1) * sizeof(*core->rq) +
 	       (size_t)core->held_pkts * sizeof(struct mrc_rseg) +
-	       core->held_bytes;
+	       core->held_bytes - core->held_ref_bytes;
 }
 
 /*
@@ -169,7 +180,7 @@ void mrc_rcv_send_sack(struct mrc_core *core, u32 plane, bool fin_ack)
 	s->plane_up = (u16)(core->local_up & core->our_mask);
 	mrc_snd_pkt(core, reply,
 		    mrc_rcv_reply_ev(core, reply, core->last_plane,
-				     fresh ? core->last_ev : 0), NULL, 0);
+				     fresh ? core->last_ev : 0), NULL, 0, NULL);
 	core->stats.sacks_tx++;
 	core->last_adv_rwnd = s->rwnd;
 	core->unacked_pkts = 0;
@@ -189,7 +200,8 @@ static void mrc_rcv_send_nack(struct mrc_core *core,
 	n->echo_ev = pkt->ev;
 	n->reason = reason;
 	mrc_snd_pkt(core, reply,
-		    mrc_rcv_reply_ev(core, reply, plane, pkt->ev), NULL, 0);
+		    mrc_rcv_reply_ev(core, reply, plane, pkt->ev), NULL, 0,
+		    NULL);
 	core->stats.nacks_tx++;
 }
 
@@ -204,15 +216,17 @@ void mrc_rcv_deliver(struct mrc_core *core)
 		flags = core->sock_type == MRC_SYN_SEQPACKET ?
 			r->flags & (MRC_F_SOM | MRC_F_EOM) : 0;
 		if (core->env.ops->deliver(core->env.ctx, r->data, r->len,
-					   flags) < 0)
+					   flags, r->ref) < 0)
 			break;
 		core->stats.delivered_bytes += r->len;
 		core->app_free = core->app_free > r->len ?
 				 core->app_free - r->len : 0;
 		core->held_bytes -= r->len;
+		if (r->ref)
+			core->held_ref_bytes -= r->len;
 		core->held_pkts--;
 		core->rq[slot] = NULL;
-		mrc_free(core, r);
+		mrc_free(core, r);	/* r->ref is the environment's now */
 		core->rcv_dlv = mrc_psn_add(core, core->rcv_dlv, 1);
 	}
 	if (core->peer_fin && !core->peer_fin_noted &&
@@ -256,6 +270,7 @@ static int mrc_rcv_place(struct mrc_core *core, const struct mrc_pkt *pkt,
 {
 	u32 psn = pkt->data.psn, len = pkt->payload_len;
 	u32 off = (u32)mrc_diff(core, core->rcv_dlv, psn);
+	bool take = pkt->buf && core->env.ops->rx_take;
 	struct mrc_rseg *r;
 
 	if (off >= core->rq_cap) {
@@ -265,20 +280,28 @@ static int mrc_rcv_place(struct mrc_core *core, const struct mrc_pkt *pkt,
 	}
 	if (off <= core->rq_mask && core->rq[psn & core->rq_mask])
 		return MRC_DROP_DUPLICATE;
-	if (!mrc_rcv_fits(core, psn, len))
+	if (!mrc_rcv_fits(core, psn, len) || (!take && !pkt->payload))
 		r = NULL;
 	else if (off > core->rq_mask && mrc_rcv_grow(core, off + 1))
 		r = NULL;
 	else
-		r = mrc_alloc(core, sizeof(*r) + len);
+		r = mrc_alloc(core, sizeof(*r) + (take ? 0 : len));
 	if (!r) {
 		mrc_rcv_send_nack(core, pkt, plane, MRC_NACK_NO_BUFFER);
 		return MRC_DROP_NO_BUFFER;
 	}
 	r->len = len;
 	r->flags = pkt->flags & (MRC_F_SOM | MRC_F_EOM);
-	r->data = (u8 *)(r + 1);
-	memcpy(r->data, pkt->payload, len);
+	if (take) {
+		/* zero copy: the packet itself is the segment's storage */
+		r->data = NULL;
+		r->ref = core->env.ops->rx_take(core->env.ctx, pkt);
+		core->held_ref_bytes += len;
+	} else {
+		r->data = (u8 *)(r + 1);
+		r->ref = NULL;
+		memcpy(r->data, pkt->payload, len);
+	}
 	core->rq[psn & core->rq_mask] = r;
 	core->held_bytes += len;
 	core->held_pkts++;

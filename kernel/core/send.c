@@ -40,7 +40,7 @@ void mrc_snd_destroy(struct mrc_core *core)
 	if (!core->sq)
 		return;
 	for (i = 0; i <= core->sq_mask; i++)
-		mrc_free(core, core->sq[i]);
+		mrc_seg_free(core, core->sq[i]);
 	mrc_free(core, core->sq);
 	core->sq = NULL;
 }
@@ -293,23 +293,81 @@ static int mrc_snd_reserve(struct mrc_core *core, u32 n)
 	return 0;
 }
 
-static struct mrc_seg *mrc_seg_alloc(struct mrc_core *core, u32 cap)
+/*
+ * Where queued bytes come from: copied in by @fill (mrc_core_send()), or
+ * left where they are in @buf (mrc_core_send_buf()).
+ */
+struct mrc_snd_src {
+	int			(*fill)(void *arg, void *dst, u32 off, u32 len);
+	void			*arg;
+	const struct mrc_core_buf *buf;
+};
+
+/*
+ * A segment for bytes of @src from @off on: with room for @cap bytes
+ * after the struct when they are copied, pointing into the buffer (and
+ * holding it) when not.
+ */
+static struct mrc_seg *mrc_seg_alloc(struct mrc_core *core,
+				     const struct mrc_snd_src *src, u32 off,
+				     u32 cap)
 {
-	struct mrc_seg *seg = mrc_alloc(core, sizeof(*seg) + cap);
+	u32 size = sizeof(struct mrc_seg) + (src->buf ? 0 : cap);
+	struct mrc_seg *seg = mrc_alloc(core, size);
 
 	if (!seg) {
 		mrc_snd_alloc_failed(core);
 		return NULL;
 	}
 	memset(seg, 0, sizeof(*seg));
-	seg->data = (u8 *)(seg + 1);
 	seg->state = MRC_SEG_QUEUED;
+	seg->cap = cap;
+	core->seg_mem += size;
+	if (src->buf) {
+		seg->data = src->buf->data + off;
+		seg->ref = src->buf->ref;
+		core->env.ops->buf_get(core->env.ctx, seg->ref);
+	} else {
+		seg->data = (u8 *)(seg + 1);
+	}
 	return seg;
 }
 
+void mrc_seg_free(struct mrc_core *core, struct mrc_seg *seg)
+{
+	if (!seg)
+		return;
+	core->seg_mem -= sizeof(*seg) + (seg->ref ? 0 : seg->cap);
+	if (seg->ref)
+		core->env.ops->buf_put(core->env.ctx, seg->ref);
+	mrc_free(core, seg);
+}
+
+/*
+ * May @seg, a stream segment not yet sent, take @src's bytes from @off
+ * on? A copy goes into its own room; a reference only continues it in
+ * the same buffer.
+ */
+static bool mrc_seg_continues(const struct mrc_seg *seg,
+			      const struct mrc_snd_src *src, u32 off)
+{
+	if (!src->buf)
+		return !seg->ref;
+	return seg->ref == src->buf->ref &&
+	       seg->data + seg->len == src->buf->data + off;
+}
+
+/* Put @len bytes of @src from @off on at the end of @seg. */
+static int mrc_seg_fill(struct mrc_seg *seg, const struct mrc_snd_src *src,
+			u32 off, u32 len)
+{
+	if (src->buf)
+		return 0;	/* already there: mrc_seg_continues() */
+	return src->fill(src->arg, seg->data + seg->len, off, len);
+}
+
 static int mrc_snd_stream(struct mrc_core *core, u32 len,
-			  int (*fill)(void *arg, void *dst, u32 off, u32 len),
-			   void *arg)
+			  const struct mrc_snd_src *src)
 {
 	u32 done = 0, n;
 	struct mrc_seg *seg;
@@ -317,11 +375,13 @@ static int mrc_snd_stream(struct mrc_core *core, u32 len,
 
 	len = mrc_min(len, mrc_snd_space(core));
 	seg = mrc_snd_tail_room(core);
+	if (seg && !mrc_seg_continues(seg, src, 0))
+		seg = NULL;
 	while (done < len) {
 		if (!seg) {
 			if (!mrc_snd_slots(core) || mrc_snd_reserve(core, 1))
 				break;
-			seg = mrc_seg_alloc(core, core->mss);
+			seg = mrc_seg_alloc(core, src, done, core->mss);
 			if (!seg)
 				break;
 			seg->psn = core->snd_end;
@@ -329,12 +389,12 @@ static int mrc_snd_stream(struct mrc_core *core, u32 len,
 			core->snd_end = mrc_psn_add(core, core->snd_end, 1);
 		}
 		n = mrc_min(len - done, core->mss - seg->len);
-		err = fill(arg, seg->data + seg->len, done, n);
+		err = mrc_seg_fill(seg, src, done, n);
 		if (err < 0) {
 			if (!seg->len) {
 				core->snd_end = seg->psn;
 				core->sq[seg->psn & core->sq_mask] = NULL;
-				mrc_free(core, seg);
+				mrc_seg_free(core, seg);
 			}
 			return done ? (int)done : err;
 		}
@@ -353,14 +413,13 @@ static void mrc_snd_unqueue(struct mrc_core *core, u32 psn, u32 n)
 
 	for (i = 0; i < n; i++) {
 		slot = mrc_psn_add(core, psn, i) & core->sq_mask;
-		mrc_free(core, core->sq[slot]);
+		mrc_seg_free(core, core->sq[slot]);
 		core->sq[slot] = NULL;
 	}
 }
 
 static int mrc_snd_msg(struct mrc_core *core, u32 len, u32 flags,
-		       int (*fill)(void *arg, void *dst, u32 off, u32 len),
-			void *arg)
+		       const struct mrc_snd_src *src)
 {
 	u32 nseg, i, off, n, psn = core->snd_end;
 	struct mrc_seg *seg;
@@ -376,21 +435,21 @@ static int mrc_snd_msg(struct mrc_core *core, u32 len, u32 flags,
 		return 0;
 	for (i = 0, off = 0; i < nseg; i++, off += n) {
 		n = mrc_min(len - off, core->mss);
-		seg = mrc_seg_alloc(core, n);
+		seg = mrc_seg_alloc(core, src, off, n);
 		if (!seg) {
 			mrc_snd_unqueue(core, psn, i);
 			return 0;
 		}
 		seg->psn = mrc_psn_add(core, psn, i);
-		seg->len = n;
 		seg->flags = (i == 0 ? MRC_F_SOM : 0) |
 			     (i == nseg - 1 ? MRC_F_EOM : 0);
 		core->sq[seg->psn & core->sq_mask] = seg;
-		err = fill(arg, seg->data, off, n);
+		err = mrc_seg_fill(seg, src, off, n);
 		if (err < 0) {
 			mrc_snd_unqueue(core, psn, i + 1);
 			return err;
 		}
+		seg->len = n;
 	}
 	core->snd_end = mrc_psn_add(core, psn, nseg);
 	core->queued_bytes += len;
@@ -410,9 +469,8 @@ static void mrc_snd_mark_outstanding(struct mrc_core *core)
 	core->last_progress_us = mrc_now(core);
 }
 
-int mrc_core_send(struct mrc_core *core, u32 len, u32 flags,
-		  int (*fill)(void *arg, void *dst, u32 off, u32 len),
-		  void *arg)
+static int mrc_snd_queue(struct mrc_core *core, u32 len, u32 flags,
+			 const struct mrc_snd_src *src)
 {
 	int ret;
 
@@ -422,9 +480,9 @@ int mrc_core_send(struct mrc_core *core, u32 len, u32 flags,
 	if (!mrc_core_can_send_data(core))
 		return -ENOTCONN;
 	if (core->sock_type == MRC_SYN_SEQPACKET)
-		ret = mrc_snd_msg(core, len, flags, fill, arg);
+		ret = mrc_snd_msg(core, len, flags, src);
 	else
-		ret = mrc_snd_stream(core, len, fill, arg);
+		ret = mrc_snd_stream(core, len, src);
 	if (ret >= 0 && (u32)ret < len)
 		mrc_snd_want(core, core->sock_type == MRC_SYN_SEQPACKET ?
 				    len : 1);
@@ -436,21 +494,32 @@ int mrc_core_send(struct mrc_core *core, u32 len, u32 flags,
 	return ret;
 }
 
+int mrc_core_send(struct mrc_core *core, u32 len, u32 flags,
+		  int (*fill)(void *arg, void *dst, u32 off, u32 len),
+		  void *arg)
+{
+	struct mrc_snd_src src = { .fill = fill, .arg = arg };
+
+	return mrc_snd_queue(core, len, flags, &src);
+}
+
+int mrc_core_send_buf(struct mrc_core *core, const struct mrc_core_buf *buf,
+		      u32 flags)
+{
+	struct mrc_snd_src src = { .buf = buf };
+
+	if (!core->env.ops->buf_get || !core->env.ops->buf_put || !buf->ref)
+		return -EINVAL;
+	return mrc_snd_queue(core, buf->len, flags, &src);
+}
+
 /*
- * Bytes the send side holds: the ring and every live segment. Those are
- * the ones in flight, lost, or never sent (snd_nxt..snd_end); a stream
- * segment has room for mss bytes (mss is settled before the first one is
- * queued), a message segment for its own length (queued_bytes sums them).
+ * Bytes the send side holds: the ring and every live segment (seg_mem:
+ * the struct, and the room after it of a segment that copies).
  */
 size_t mrc_snd_mem_bytes(const struct mrc_core *core)
 {
-	size_t segs = core->tx_list.count + core->lost_list.count +
-		      (u32)mrc_diff(core, core->snd_nxt, core->snd_end);
-	size_t bytes = ((size_t)core->sq_mask + 1) * sizeof(*core->sq);
-
-	if (core->sock_type == MRC_SYN_STREAM)
-		return bytes + segs * (sizeof(struct mrc_seg) + core->mss);
-	return bytes + segs * sizeof(struct mrc_seg) + core->queued_bytes;
+	return ((size_t)core->sq_mask + 1) * sizeof(*core->sq) + core->seg_mem;
 }
 
 void mrc_snd_writable(struct mrc_core *core)
@@ -511,6 +580,30 @@ static bool mrc_snd_is_last(const struct mrc_core *core,
 	return next_new == core->snd_end;
 }
 
+/*
+ * The EV for @seg. A retransmission avoids its last route; a first
+ * transmission rides the current train (train_pkts in a row on one EV,
+ * which the environment may send as one batch) while its EV stays good.
+ */
+static int mrc_snd_pick_ev(struct mrc_core *core, const struct mrc_seg *seg,
+			   bool retx)
+{
+	int idx;
+
+	if (retx)
+		return mrc_ev_pick(core, seg->ev_idx, seg->plane);
+	if (core->train_left && mrc_ev_usable(core, core->train_ev)) {
+		core->train_left--;
+		return (int)core->train_ev;
+	}
+	idx = mrc_ev_pick(core, MRC_EV_NONE, MRC_WIRE_MAX_PLANES);
+	if (idx >= 0) {
+		core->train_ev = (u32)idx;
+		core->train_left = core->train_pkts - 1;
+	}
+	return idx;
+}
+
 /* Transmit (or retransmit) @seg on a freshly picked EV. */
 static int mrc_snd_xmit(struct mrc_core *core, struct mrc_seg *seg)
 {
@@ -521,8 +614,7 @@ static int mrc_snd_xmit(struct mrc_core *core, struct mrc_seg *seg)
 	bool last;
 	int idx;
 
-	idx = mrc_ev_pick(core, retx ? seg->ev_idx : MRC_EV_NONE,
-			  retx ? seg->plane : MRC_WIRE_MAX_PLANES);
+	idx = mrc_snd_pick_ev(core, seg, retx);
 	if (idx < 0)
 		return -ENOENT;
 	ev = &core->evs[idx];
@@ -550,7 +642,8 @@ static int mrc_snd_xmit(struct mrc_core *core, struct mrc_seg *seg)
 	d->psn = seg->psn;
 	d->tsval = (u32)now ? (u32)now : 1;
 	d->plane = ev->plane;
-	mrc_snd_pkt(core, ev->plane, ev->value, seg->data, seg->len);
+	mrc_snd_pkt(core, ev->plane, ev->value, seg->data, seg->len,
+		    seg->ref);
 	ev->tx_pkts++;
 	ev->tx_bytes += seg->len;
 	if (retx) {
@@ -575,6 +668,29 @@ static bool mrc_snd_active(const struct mrc_core *core)
 	       core->state == MRC_CORE_LAST_ACK;
 }
 
+/*
+ * Hold a first transmission back until a whole train fits the window,
+ * as TCP defers a TSO skb (tcp_tso_should_defer()): with a train's worth
+ * in flight, its SACKs will open the window soon, and a full train is one
+ * batch for the environment (a GSO skb) where a window opened a packet
+ * or two at a time would send trains of a packet or two, each answered by
+ * a SACK of its own. Never when the window cannot hold two trains, nor
+ * for fewer queued packets than a train (nothing more would come).
+ */
+static bool mrc_snd_defer(const struct mrc_core *core,
+			  const struct mrc_seg *seg)
+{
+	u32 train = core->train_pkts * core->mss;
+	u32 inflight = core->tx_list.bytes, limit = mrc_snd_limit(core);
+
+	if (core->train_pkts == 1 || seg->state != MRC_SEG_QUEUED ||
+	    inflight < train || limit < 2 * train ||
+	    (u32)mrc_diff(core, core->snd_nxt, core->snd_end) <
+	    core->train_pkts)
+		return false;
+	return inflight + train > limit;
+}
+
 /* The next segment to send: lost ones first, then new ones. */
 static struct mrc_seg *mrc_snd_next(const struct mrc_core *core)
 {
@@ -585,19 +701,33 @@ static struct mrc_seg *mrc_snd_next(const struct mrc_core *core)
 	return mrc_snd_seg(core, core->snd_nxt);
 }
 
+/* The burst is over: a train the environment holds goes out now. */
+static void mrc_snd_flush(struct mrc_core *core)
+{
+	if (core->env.ops->flush)
+		core->env.ops->flush(core->env.ctx);
+}
+
+/*
+ * Send what the windows allow. Every DATA transmission happens here or
+ * right before a call of it (the RTO), so its flush ends every burst.
+ */
 void mrc_snd_push(struct mrc_core *core)
 {
 	struct mrc_seg *seg;
 
-	if (!mrc_snd_active(core))
-		return;
-	while ((seg = mrc_snd_next(core)) != NULL) {
-		if (!mrc_snd_window_ok(core, seg))
-			break;
-		if (mrc_snd_xmit(core, seg))
-			break;
+	if (mrc_snd_active(core)) {
+		while ((seg = mrc_snd_next(core)) != NULL) {
+			if (!mrc_snd_window_ok(core, seg) ||
+			    mrc_snd_defer(core, seg))
+				break;
+			if (mrc_snd_xmit(core, seg))
+				break;
+		}
 	}
-	mrc_snd_maybe_fin(core);
+	mrc_snd_flush(core);
+	if (mrc_snd_active(core))
+		mrc_snd_maybe_fin(core);
 }
 
 /* Take @seg out of flight and queue it for retransmission. */
@@ -638,7 +768,7 @@ void mrc_snd_ack_seg(struct mrc_core *core, struct mrc_seg *seg)
 	core->queued_bytes -= seg->len;
 	core->stats.acked_bytes += seg->len;
 	core->sq[seg->psn & core->sq_mask] = NULL;
-	mrc_free(core, seg);
+	mrc_seg_free(core, seg);
 }
 
 /* Planes in @mask died: what is in flight there goes out elsewhere. */
@@ -694,7 +824,7 @@ static void mrc_snd_fin(struct mrc_core *core)
 	ev = &core->evs[idx];
 	mrc_pkt_init(core, MRC_PKT_FIN);
 	core->tx_pkt.fin_end_psn = core->fin_psn;
-	mrc_snd_pkt(core, ev->plane, ev->value, NULL, 0);
+	mrc_snd_pkt(core, ev->plane, ev->value, NULL, 0, NULL);
 }
 
 void mrc_snd_maybe_fin(struct mrc_core *core)

@@ -287,10 +287,15 @@ static void mrc_wire_get_hdr(const u8 *b, struct mrc_pkt *pkt)
 	pkt->dst_token = WIRE_GET32(b, mrc_hdr, dst_token);
 	pkt->src_token = WIRE_GET32(b, mrc_hdr, src_token);
 	pkt->ev = WIRE_GET32(b, mrc_hdr, ev);
+	pkt->buf = NULL;
 }
 
-/* Decode @body (length already checked against the type's fixed size). */
-static int mrc_wire_get_body(const u8 *b, u32 body_len, struct mrc_pkt *pkt)
+/*
+ * Decode @body (length already checked against the type's fixed size);
+ * a DATA payload is at b + fixed when @whole, elsewhere if not.
+ */
+static int mrc_wire_get_body(const u8 *b, u32 body_len, bool whole,
+			     struct mrc_pkt *pkt)
 {
 	u32 fixed = mrc_wire_body_size[pkt->type];
 
@@ -298,7 +303,7 @@ static int mrc_wire_get_body(const u8 *b, u32 body_len, struct mrc_pkt *pkt)
 	pkt->payload_len = 0;
 	if (pkt->type == MRC_PKT_DATA) {
 		mrc_wire_get_data(b, &pkt->data);
-		pkt->payload = b + fixed;
+		pkt->payload = whole ? b + fixed : NULL;
 		pkt->payload_len = body_len - fixed;
 		return MRC_DROP_NONE;
 	}
@@ -328,14 +333,23 @@ static int mrc_wire_get_body(const u8 *b, u32 body_len, struct mrc_pkt *pkt)
 	return MRC_DROP_NONE;
 }
 
-int mrc_wire_parse(const void *buf, u32 len, struct mrc_pkt *pkt)
+u32 mrc_wire_head_len(u8 type, u32 len)
+{
+	if (type == MRC_PKT_DATA)
+		return sizeof(struct mrc_hdr) + sizeof(struct mrc_data);
+	return len;
+}
+
+int mrc_wire_parse_head(const void *buf, u32 head_len, u32 len,
+			struct mrc_pkt *pkt)
 {
 	const u8 *b = buf;
 	u32 body_len;
 	u8 ver_type;
 	int ret;
 
-	if (len < sizeof(struct mrc_hdr))
+	if (len < sizeof(struct mrc_hdr) || head_len < sizeof(struct mrc_hdr) ||
+	    head_len > len)
 		return MRC_DROP_SHORT;
 	ver_type = WIRE_GET8(b, mrc_hdr, ver_type);
 	if ((ver_type >> 4) != MRC_WIRE_VERSION)
@@ -347,12 +361,21 @@ int mrc_wire_parse(const void *buf, u32 len, struct mrc_pkt *pkt)
 		return MRC_DROP_LENGTH;
 	if (body_len < mrc_wire_body_size[ver_type & 0xf])
 		return MRC_DROP_SHORT;
+	if (head_len < len &&
+	    head_len < mrc_wire_head_len(ver_type & 0xf, len))
+		return MRC_DROP_SHORT;
 
 	mrc_wire_get_hdr(b, pkt);
-	ret = mrc_wire_get_body(b + sizeof(struct mrc_hdr), body_len, pkt);
+	ret = mrc_wire_get_body(b + sizeof(struct mrc_hdr), body_len,
+				head_len == len, pkt);
 	if (ret)
 		return ret;
 	return mrc_wire_check(pkt);
+}
+
+int mrc_wire_parse(const void *buf, u32 len, struct mrc_pkt *pkt)
+{
+	return mrc_wire_parse_head(buf, len, len, pkt);
 }
 
 int mrc_wire_parse_trimmed(const void *buf, u32 len, struct mrc_pkt *pkt)

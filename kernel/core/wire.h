@@ -92,7 +92,11 @@ struct mrc_pkt_syn {
 
 /*
  * struct mrc_pkt - one packet in host byte order.
- * @payload/@payload_len: DATA payload; points into the parsed buffer.
+ * @payload/@payload_len: DATA payload; points into the parsed buffer, or
+ *	NULL when the payload is not in it (mrc_wire_parse_head()).
+ * @buf: the environment's handle of the received packet, for the core's
+ *	env->rx_take() (zero-copy receive); NULL: the core copies @payload.
+ *	The parser sets it NULL; a receiver sets it after parsing.
  */
 struct mrc_pkt {
 	u8	type;		/* enum mrc_pkt_type */
@@ -111,6 +115,7 @@ struct mrc_pkt {
 	};
 	const u8	*payload;
 	u32		payload_len;
+	void		*buf;
 };
 
 /* Largest header + body mrc_wire_build() writes (SYN with 16 planes). */
@@ -122,6 +127,18 @@ struct mrc_pkt {
  * Return: MRC_DROP_NONE (0) and *@pkt filled, or the drop reason.
  */
 int mrc_wire_parse(const void *buf, u32 len, struct mrc_pkt *pkt);
+/*
+ * mrc_wire_parse_head - as mrc_wire_parse() for a packet of @len bytes of
+ * which only the first @head_len are at @buf, the rest elsewhere (the
+ * pages of an skb). A DATA packet's header and fixed body must be in the
+ * head, its payload may not be (pkt->payload is then NULL); any other
+ * type must be whole. Return: as mrc_wire_parse(), MRC_DROP_SHORT if the
+ * head lacks what must be in it.
+ */
+int mrc_wire_parse_head(const void *buf, u32 head_len, u32 len,
+			struct mrc_pkt *pkt);
+/* Bytes mrc_wire_parse_head() needs in the head of a packet of @type. */
+u32 mrc_wire_head_len(u8 type, u32 len);
 
 /*
  * mrc_wire_parse_trimmed - decode a DATA packet whose payload a switch

@@ -4,6 +4,15 @@
  * in-order deliveries become skbs on sk_receive_queue that recvmsg()
  * reads (SOCK_STREAM: bytes; SOCK_SEQPACKET: whole messages, queued only
  * once complete), poll() and shutdown().
+ *
+ * A stream byte is copied twice, as TCP's are: sendmsg() copies it from
+ * the user into the socket's page-fragment send buffer (sk->sk_frag,
+ * append-only; a page is reused once nothing refers to it), the core's
+ * segments and the skbs sent from them refer to those pages (conn/udp.c);
+ * the receiver's core keeps each DATA skb as its segment and delivers it
+ * to the receive queue as it is (conn/demux.c), where recvmsg() copies it
+ * to the user. SOCK_SEQPACKET messages are still copied into the core
+ * (a message must be queued whole, from one bounce buffer).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -18,9 +27,6 @@
 #include "pernet.h"
 #include "conn/conn.h"
 #include "sock/sock.h"
-
-/* Largest bounce copy of a stream send; one call may loop over several. */
-#define MRC_SEND_CHUNK	(64 * 1024)
 
 /*
  * mrc_sock_wait - sleep until @ready(sk), an error, a signal or *@timeo
@@ -158,42 +164,83 @@ out:
 	return err;
 }
 
+/*
+ * Queue @len bytes at the send buffer's offset, copied there already, in
+ * the core by reference. Return: bytes taken or -errno.
+ */
+static int mrc_sock_send_frag(struct sock *sk, struct page_frag *pfrag,
+			      u32 len)
+{
+	struct mrc_conn *conn = mrc_sk(sk)->conn;
+	struct mrc_core_buf buf = {
+		.data = (u8 *)page_address(pfrag->page) + pfrag->offset,
+		.len = len,
+		.ref = pfrag->page,
+	};
+	int n = -EPIPE;
+
+	spin_lock_bh(&conn->lock);
+	if (conn->core)
+		n = mrc_core_send_buf(conn->core, &buf, 0);
+	spin_unlock_bh(&conn->lock);
+	return n;
+}
+
+/*
+ * The one copy of a stream send: from the user into the socket's page
+ * fragments (outside the connection lock: it may fault), then queued by
+ * reference. Consecutive copies continue one page, so the core's last
+ * segment keeps growing in place across small writes.
+ */
 static int mrc_sock_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 				long *timeo)
 {
+	struct page_frag *pfrag = &sk->sk_frag;
 	size_t sent = 0;
 	u32 chunk, space;
-	void *buf;
 	int n, err = 0;
 
-	buf = kvmalloc(min_t(size_t, len, MRC_SEND_CHUNK), GFP_KERNEL);
-	if (!buf)
-		return -ENOBUFS;
 	while (sent < len) {
 		space = mrc_sock_send_space(sk, 1);
 		if (!space) {
+			/*
+			 * As TCP: sleep until a third of the buffer is free
+			 * (or what is left to send fits), not until the next
+			 * acknowledged segment: one wake-up and one lock
+			 * round per large copy instead of one per segment.
+			 */
+			mrc_sk(sk)->send_need =
+				min_t(size_t, len - sent,
+				      max(READ_ONCE(sk->sk_sndbuf) / 3, 1));
 			err = mrc_sock_send_wait(sk, timeo);
 			if (err)
 				break;
 			cond_resched();
 			continue;
 		}
-		chunk = min_t(size_t, min_t(size_t, len - sent, MRC_SEND_CHUNK),
-			      space);
-		if (!copy_from_iter_full(buf, chunk, &msg->msg_iter)) {
+		if (!skb_page_frag_refill(32, pfrag, sk->sk_allocation)) {
+			err = -ENOBUFS;
+			break;
+		}
+		chunk = min_t(size_t, min_t(size_t, len - sent, space),
+			      pfrag->size - pfrag->offset);
+		if (!copy_from_iter_full(page_address(pfrag->page) +
+					 pfrag->offset, chunk,
+					 &msg->msg_iter)) {
 			err = -EFAULT;
 			break;
 		}
-		n = mrc_sock_send_to_core(sk, buf, chunk, 0);
+		n = mrc_sock_send_frag(sk, pfrag, chunk);
 		if (n < 0) {
+			iov_iter_revert(&msg->msg_iter, chunk);
 			err = n;
 			break;
 		}
 		if (n < chunk)
 			iov_iter_revert(&msg->msg_iter, chunk - n);
+		pfrag->offset += n;
 		sent += n;
 	}
-	kvfree(buf);
 	return sent ? (int)sent : err;
 }
 
@@ -239,24 +286,30 @@ static void mrc_sock_rfree(struct sk_buff *skb)
 }
 
 /*
- * The core delivers in-order bytes; under the connection's spinlock. The
- * receive queue is charged to sk_rmem_alloc; the core keeps the peer
- * within the window we report, so nothing is refused for space here.
+ * The core delivers in-order bytes; under the connection's spinlock: the
+ * DATA skb it kept (@ref, pulled to its payload by the demux), queued as
+ * it is, or (@ref NULL) a copy of @data. The receive queue is charged to
+ * sk_rmem_alloc; the core keeps the peer within the window we report, so
+ * nothing is refused for space here.
  */
 int mrc_sock_deliver(struct mrc_conn *conn, const void *data, u32 len,
-		     u32 flags)
+		     u32 flags, void *ref)
 {
 	struct sock *sk = conn->sk;
-	struct sk_buff *skb;
+	struct sk_buff *skb = ref;
 
 	lockdep_assert_held(&conn->lock);
 
-	if (conn->orphan || (sk->sk_shutdown & RCV_SHUTDOWN))
-		return 0;	/* nobody will read it: discard */
-	skb = alloc_skb(len, GFP_ATOMIC | __GFP_NOWARN);
-	if (!skb)
-		return -ENOBUFS;
-	skb_put_data(skb, data, len);
+	if (conn->orphan || (sk->sk_shutdown & RCV_SHUTDOWN)) {
+		consume_skb(skb);	/* nobody will read it: discard */
+		return 0;
+	}
+	if (!skb) {
+		skb = alloc_skb(len, GFP_ATOMIC | __GFP_NOWARN);
+		if (!skb)
+			return -ENOBUFS;
+		skb_put_data(skb, data, len);
+	}
 	MRC_SKB_CB(skb)->consumed = 0;
 	MRC_SKB_CB(skb)->eom = !!(flags & MRC_F_EOM);
 	skb->sk = sk;

@@ -58,6 +58,7 @@ struct mrc_sock {
 	u32			cc_profile;
 	u32			user_timeout_ms;
 	u32			ev_count;
+	u32			train;		/* MRC_TRAIN */
 	u32			send_need;	/* bytes a blocked send waits for */
 	u32			listen_tcp;
 	struct socket		*tcp_listener;
@@ -160,7 +161,7 @@ __poll_t mrc_poll(struct file *file, struct socket *sock,
 int mrc_shutdown(struct socket *sock, int how);
 int mrc_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg);
 int mrc_sock_deliver(struct mrc_conn *conn, const void *data, u32 len,
-		     u32 flags);
+		     u32 flags, void *ref);
 void mrc_sock_rcv_space(struct sock *sk);
 void mrc_sock_partial_space(struct mrc_conn *conn);
 int mrc_sock_wait(struct sock *sk, long *timeo, bool (*ready)(struct sock *));

@@ -21,6 +21,11 @@
 #define MRC_PORT_EPHEMERAL_LOW	32768
 #define MRC_PORT_EPHEMERAL_HIGH	60999
 #define MRC_DEFAULT_USER_TIMEOUT_MS 30000
+/*
+ * MRC_TRAIN's default: DATA packets in a row on one EV, sent as one UDP
+ * GSO skb (conn/udp.c); chosen by measurement (mrc(7), issue 24's note).
+ */
+#define MRC_SOCK_DEF_TRAIN	8
 
 struct proto mrc_prot = {
 	.name		= "MRC",
@@ -191,6 +196,7 @@ int mrc_sock_core_cfg(struct sock *sk, struct mrc_core_cfg *cfg)
 	cfg->rcvbuf = READ_ONCE(sk->sk_rcvbuf);
 	cfg->user_timeout_ms = msk->user_timeout_ms;
 	cfg->ev_count = msk->ev_count;
+	cfg->train_pkts = msk->train;
 	mrc_conn_cfg_planes(mn, cfg);
 
 	rcu_read_lock();
@@ -285,7 +291,7 @@ static int mrc_setsockopt(struct socket *sock, int level, int optname,
 	 */
 	if (msk->conn && (optname == MRC_EV_PROFILE ||
 			  optname == MRC_CC_PROFILE ||
-			  optname == MRC_EV_COUNT)) {
+			  optname == MRC_EV_COUNT || optname == MRC_TRAIN)) {
 		err = -EISCONN;
 		goto out;
 	}
@@ -310,6 +316,12 @@ static int mrc_setsockopt(struct socket *sock, int level, int optname,
 			err = -EINVAL;
 		else
 			msk->ev_count = val;
+		break;
+	case MRC_TRAIN:
+		if (!val || val > MRC_CORE_MAX_TRAIN)
+			err = -EINVAL;
+		else
+			msk->train = val;
 		break;
 	case MRC_LISTEN_TCP:
 		err = mrc_sock_set_listen_tcp(sk, val);
@@ -390,6 +402,9 @@ static int mrc_getsockopt(struct socket *sock, int level, int optname,
 		break;
 	case MRC_EV_COUNT:
 		val = msk->ev_count;
+		break;
+	case MRC_TRAIN:
+		val = msk->train;
 		break;
 	case MRC_LISTEN_TCP:
 		val = msk->listen_tcp;
@@ -564,6 +579,7 @@ struct sock *mrc_sock_alloc(struct net *net, struct socket *sock, int type,
 	atomic_set(&msk->rx_msgs, 0);
 	msk->user_timeout_ms = MRC_DEFAULT_USER_TIMEOUT_MS;
 	msk->ev_count = MRC_CORE_DEFAULT_EVS;
+	msk->train = MRC_SOCK_DEF_TRAIN;
 	msk->local.mrc_family = mrc_family;
 	sock_prot_inuse_add(net, &mrc_prot, 1);
 	mrc_mib_inc(net, MRC_MIB_SOCKCREATE);

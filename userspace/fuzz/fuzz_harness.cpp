@@ -69,7 +69,7 @@ uint64_t EnvNow(void* ctx) { return Ep(ctx)->world()->now; }
 void EnvTimerArm(void* ctx, uint64_t when) { Ep(ctx)->timer_when = when; }
 
 int EnvXmit(void* ctx, uint32_t plane, uint32_t ev, const void* hdr, uint32_t hdr_len,
-            const void* payload, uint32_t payload_len) {
+            const void* payload, uint32_t payload_len, void* /*payload_ref*/) {
   Endpoint* e = Ep(ctx);
   Sent& s = e->outbox.push_back();
   s.plane = plane;
@@ -91,9 +91,10 @@ int EnvXmit(void* ctx, uint32_t plane, uint32_t ev, const void* hdr, uint32_t hd
   return 0;
 }
 
-int EnvDeliver(void* ctx, const void* data, uint32_t len, uint32_t flags) {
+int EnvDeliver(void* ctx, const void* data, uint32_t len, uint32_t flags, void* ref) {
   Endpoint* e = Ep(ctx);
   Check(len != 0, "deliver() of zero bytes");
+  Check(ref == nullptr && data != nullptr, "deliver() of a packet nobody gave the core");
   const int ret = e->on_deliver ? e->on_deliver(static_cast<const uint8_t*>(data), len, flags) : 0;
   if (ret == 0) e->unread += len;
   return ret;
@@ -194,6 +195,12 @@ const mrc_core_env_ops Endpoint::kOps = {
     .alloc = EnvAlloc,
     .free = EnvFree,
     .random = EnvRandom,
+    // Copies: no zero-copy handles, no batching.
+    .rx_take = nullptr,
+    .rx_free = nullptr,
+    .buf_get = nullptr,
+    .buf_put = nullptr,
+    .flush = nullptr,
 };
 
 Options Options::Decode(ByteReader& in) {

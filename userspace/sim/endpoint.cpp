@@ -21,12 +21,12 @@ void EnvTimerArm(void* ctx, uint64_t when_us) {
 }
 
 int EnvXmit(void* ctx, uint32_t plane, uint32_t ev, const void* hdr, uint32_t hdr_len,
-            const void* payload, uint32_t payload_len) {
+            const void* payload, uint32_t payload_len, void* /*payload_ref*/) {
   Endpoint& ep = Ep(ctx);
   return ep.sim->Xmit(ep, plane, ev, hdr, hdr_len, payload, payload_len);
 }
 
-int EnvDeliver(void* ctx, const void* data, uint32_t len, uint32_t /*flags*/) {
+int EnvDeliver(void* ctx, const void* data, uint32_t len, uint32_t /*flags*/, void* /*ref*/) {
   Endpoint& ep = Ep(ctx);
   if (ep.rcvd + len > ep.total ||
       !PatternCheck(ep.flow, ep.rcvd, static_cast<const uint8_t*>(data), len))
@@ -90,6 +90,12 @@ const mrc_core_env_ops Endpoint::kOps = {
     .alloc = EnvAlloc,
     .free = EnvFree,
     .random = EnvRandom,
+    // Copies: no zero-copy handles, no batching.
+    .rx_take = nullptr,
+    .rx_free = nullptr,
+    .buf_get = nullptr,
+    .buf_put = nullptr,
+    .flush = nullptr,
 };
 
 // Only a traced run pays for the tracepoints' calls. (kOps is constant

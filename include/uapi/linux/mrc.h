@@ -36,6 +36,7 @@
 #define MRC_LISTEN_TCP		7	/* stream listener: MRC_LISTEN_TCP_* flags */
 #define MRC_CONNECT_TCP		8	/* stream: ms before connect() goes TCP */
 #define MRC_CONNECT_TCP_USED	9	/* get only: why connect() went TCP, or 0 */
+#define MRC_TRAIN		10	/* DATA packets in a row on one EV, 1..64 */
 
 /*
  * MRC_LISTEN_TCP: a SOCK_STREAM listener with MRC_LISTEN_TCP_ON also

@@ -17,18 +17,59 @@ uint64_t EnvNow(void* ctx) { return Ep(ctx)->net()->now; }
 
 void EnvTimerArm(void* ctx, uint64_t when) { Ep(ctx)->timer_when = when; }
 
+// A payload sent by reference must lie in a chunk some segment holds.
+void CheckPayloadRef(Endpoint* e, const void* payload, uint32_t len, void* ref) {
+  auto it = e->chunks.find(ref);
+  ASSERT_NE(it, e->chunks.end()) << "xmit of a buffer the core does not hold";
+  const Endpoint::Chunk& c = *it->second;
+  EXPECT_GT(c.refs, 0);
+  const auto* p = static_cast<const uint8_t*>(payload);
+  EXPECT_TRUE(p >= c.data.data() && p + len <= c.data.data() + c.data.size())
+      << "payload outside its buffer";
+  e->data_tx_by_ref++;
+}
+
 int EnvXmit(void* ctx, uint32_t plane, uint32_t ev, const void* hdr, uint32_t hdr_len,
-            const void* payload, uint32_t payload_len) {
+            const void* payload, uint32_t payload_len, void* payload_ref) {
   Endpoint* e = Ep(ctx);
+  if (payload_ref != nullptr) CheckPayloadRef(e, payload, payload_len, payload_ref);
+  const bool data = (static_cast<const uint8_t*>(hdr)[0] & 0xf) == MRC_PKT_DATA;
+  if (e->batch) {
+    if (!e->held.empty() && (!data || e->held.back().plane != plane || e->held.back().ev != ev))
+      e->FlushHeld();
+    if (data) {
+      const auto* h = static_cast<const uint8_t*>(hdr);
+      const auto* p = static_cast<const uint8_t*>(payload);
+      e->held.push_back({plane, ev, Bytes(h, h + hdr_len), Bytes(p, p + payload_len)});
+      return 0;
+    }
+  }
   e->net()->Xmit(e->id(), plane, ev, hdr, hdr_len, payload, payload_len);
   return 0;
 }
 
-int EnvDeliver(void* ctx, const void* data, uint32_t len, uint32_t flags) {
+void EnvFlush(void* ctx) {
+  Endpoint* e = Ep(ctx);
+  e->flushes++;
+  e->FlushHeld();
+}
+
+int EnvDeliver(void* ctx, const void* data, uint32_t len, uint32_t flags, void* ref) {
   Endpoint* e = Ep(ctx);
   if (e->unread + len > e->app_cap) {
     e->refused++;
     return -EAGAIN;
+  }
+  auto held = e->rx_held.end();
+  if (ref != nullptr) {
+    held = e->rx_held.find(ref);
+    EXPECT_EQ(data, nullptr);
+    if (held == e->rx_held.end()) {
+      ADD_FAILURE() << "deliver() of a handle the core was never given";
+      return -EINVAL;
+    }
+    EXPECT_EQ(held->second->size(), len);
+    data = held->second->data();
   }
   const auto* p = static_cast<const uint8_t*>(data);
   e->unread += len;
@@ -40,7 +81,42 @@ int EnvDeliver(void* ctx, const void* data, uint32_t len, uint32_t flags) {
     }
   }
   e->rx.insert(e->rx.end(), p, p + len);
+  if (held != e->rx_held.end()) e->rx_held.erase(held);  // ours again
   return 0;
+}
+
+void* EnvRxTake(void* ctx, const mrc_pkt* pkt) {
+  Endpoint* e = Ep(ctx);
+  EXPECT_NE(e->rx_pending, nullptr) << "rx_take() twice, or of no packet";
+  if (e->rx_pending == nullptr) return nullptr;
+  EXPECT_EQ(pkt->buf, e->rx_pending.get());
+  EXPECT_EQ(pkt->payload_len, e->rx_pending->size());
+  void* ref = e->rx_pending.get();
+  e->rx_held[ref] = std::move(e->rx_pending);
+  e->rx_taken++;
+  return ref;
+}
+
+void EnvRxFree(void* ctx, void* ref) {
+  Endpoint* e = Ep(ctx);
+  EXPECT_EQ(e->rx_held.erase(ref), 1U) << "rx_free() of a handle not held";
+  e->rx_freed++;
+}
+
+void EnvBufGet(void* ctx, void* ref) {
+  Endpoint* e = Ep(ctx);
+  auto it = e->chunks.find(ref);
+  ASSERT_NE(it, e->chunks.end()) << "buf_get() of an unknown buffer";
+  EXPECT_GT(it->second->refs, 0) << "buf_get() of a buffer nobody holds";
+  it->second->refs++;
+}
+
+void EnvBufPut(void* ctx, void* ref) {
+  Endpoint* e = Ep(ctx);
+  auto it = e->chunks.find(ref);
+  ASSERT_NE(it, e->chunks.end()) << "buf_put() of an unknown buffer";
+  EXPECT_GT(it->second->refs, 0) << "buf_put() once too often";
+  if (--it->second->refs == 0) e->chunks.erase(it);
 }
 
 void EnvNotify(void* ctx, mrc_core_note note, uint32_t arg) {
@@ -128,7 +204,47 @@ const mrc_core_env_ops Endpoint::kOps = {
     .alloc = EnvAlloc,
     .free = EnvFree,
     .random = EnvRandom,
+    .rx_take = EnvRxTake,
+    .rx_free = EnvRxFree,
+    .buf_get = EnvBufGet,
+    .buf_put = EnvBufPut,
+    .flush = EnvFlush,
 };
+
+void Endpoint::FlushHeld() {
+  if (held.size() > 1) batched += held.size();
+  for (const Held& h : held)
+    net_->Xmit(id_, h.plane, h.ev, h.hdr.data(), static_cast<uint32_t>(h.hdr.size()),
+               h.payload.data(), static_cast<uint32_t>(h.payload.size()));
+  held.clear();
+}
+
+int Endpoint::SendByRef(size_t n, uint32_t flags) {
+  const bool message = (flags & MRC_F_EOM) != 0;
+  if (chunk == nullptr || chunk_off == chunk->data.size() ||
+      (message && chunk->data.size() - chunk_off < n)) {
+    if (chunk != nullptr) EnvBufPut(this, chunk);  // the app lets go
+    auto c = std::make_unique<Chunk>();
+    c->data.resize(std::max(chunk_size, message ? n : 0));
+    c->refs = 1;
+    chunk = c.get();
+    chunk_off = 0;
+    chunks[chunk] = std::move(c);
+  }
+  n = std::min(n, chunk->data.size() - chunk_off);
+  for (size_t i = 0; i < n; i++) chunk->data[chunk_off + i] = PatternByte(seed, sent + i);
+  const mrc_core_buf buf{chunk->data.data() + chunk_off, static_cast<uint32_t>(n), chunk};
+  const int r = mrc_core_send_buf(core, &buf, flags);
+  if (r > 0) chunk_off += static_cast<size_t>(r);
+  return r;
+}
+
+void Endpoint::ExpectNoHandles() {
+  if (chunk != nullptr) EnvBufPut(this, chunk);
+  chunk = nullptr;
+  EXPECT_TRUE(chunks.empty()) << chunks.size() << " send buffers still held after destroy";
+  EXPECT_TRUE(rx_held.empty()) << rx_held.size() << " received packets still held after destroy";
+}
 
 void Endpoint::Pump() {
   if (core == nullptr || closed) return;
@@ -141,9 +257,11 @@ void Endpoint::Pump() {
       want = std::min(want, msg_size);
       flags = MRC_F_EOM;
     } else {
-      want = std::min<size_t>(want, 65536);
+      want = std::min(want, write_size);
     }
-    const int n = mrc_core_send(core, static_cast<uint32_t>(want), flags, FillPattern, this);
+    const int n = zero_copy
+                      ? SendByRef(want, flags)
+                      : mrc_core_send(core, static_cast<uint32_t>(want), flags, FillPattern, this);
     if (n <= 0) break;
     sent += static_cast<size_t>(n);
   }
@@ -172,6 +290,7 @@ void Net::Xmit(int from, uint32_t plane, uint32_t ev, const void* hdr, uint32_t 
   EXPECT_LT(plane, static_cast<uint32_t>(MRC_WIRE_MAX_PLANES));
   if (pkt.type == MRC_PKT_DATA) {
     EXPECT_EQ(pkt.data.plane, plane);
+    if ((pkt.flags & MRC_F_RETX) == 0) src.data_first_tx_evs.push_back(ev);
     src.data_tx_by_plane[plane]++;
     src.data_tx_by_ev[ev]++;
     auto it = src.data_tx_after_mark.find(plane);
@@ -235,7 +354,16 @@ void Net::Deliver(const Flight& f) {
   }
   if (dst.core == nullptr) return;
   if (pkt.dst_token != 0 && pkt.dst_token != mrc_core_token(dst.core)) return;
+  if (dst.zero_copy && pkt.type == MRC_PKT_DATA) {
+    // The packet as a handle; no pointer to its bytes, so a core that
+    // copied instead of taking it would fail.
+    dst.rx_pending = std::make_unique<Bytes>(pkt.payload, pkt.payload + pkt.payload_len);
+    pkt.buf = dst.rx_pending.get();
+    pkt.payload = nullptr;
+  }
   const int reason = mrc_core_input(dst.core, &pkt, f.plane, f.ce);
+  dst.rx_pending.reset();  // not taken: the receiver frees it
+  dst.ExpectNothingHeld();
   if (reason != MRC_DROP_NONE) drops_by_reason[reason]++;
 }
 
@@ -262,6 +390,7 @@ bool Net::Step(uint64_t until) {
     Endpoint& e = which == 0 ? a : b;
     e.timer_when = 0;
     mrc_core_on_timer(e.core);
+    e.ExpectNothingHeld();
   }
   return true;
 }
@@ -271,6 +400,7 @@ bool Net::RunUntil(const std::function<bool()>& done, uint64_t until_us) {
     for (Endpoint* e : {&a, &b}) {
       if (e->auto_read && e->unread != 0) e->Read();
       e->Pump();
+      e->ExpectNothingHeld();
     }
   };
   app();

@@ -15,6 +15,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <random>
 #include <set>
@@ -74,6 +75,7 @@ class Endpoint {
   void Destroy() {
     if (core != nullptr) mrc_core_destroy(core);
     core = nullptr;
+    ExpectNoHandles();
   }
 
   mrc_core_cfg cfg{};
@@ -100,6 +102,44 @@ class Endpoint {
   std::vector<std::pair<mrc_core_note, uint32_t>> notes;
   int error = 0;
   bool established = false, peer_fin = false, done = false;
+
+  // Zero copy: the app writes into append-only chunks that the core's
+  // segments reference (mrc_core_send_buf()), and received DATA reaches
+  // the core as a handle it keeps (rx_take()). Every reference must be
+  // given back exactly once (ExpectNoHandles()).
+  struct Chunk {
+    Bytes data;
+    int64_t refs = 0;
+  };
+  bool zero_copy = false;
+  size_t chunk_size = 16384;
+  size_t write_size = 65536;  // most bytes one Pump() send passes
+  std::map<void*, std::unique_ptr<Chunk>> chunks;
+  Chunk* chunk = nullptr;  // the app's current chunk (it holds one ref)
+  size_t chunk_off = 0;
+  std::unique_ptr<Bytes> rx_pending;  // the packet being input
+  std::map<void*, std::unique_ptr<Bytes>> rx_held;
+  uint64_t data_tx_by_ref = 0, rx_taken = 0, rx_freed = 0;
+  // Queue `n` bytes of the pattern by reference (at `sent`); core's answer.
+  int SendByRef(size_t n, uint32_t flags);
+  void ExpectNoHandles();
+
+  // Batching (the flush op): DATA is held back while it continues one
+  // plane and EV, and sent at flush() or at an xmit() that cannot join;
+  // anything still held when a core call returns fails the test.
+  struct Held {
+    uint32_t plane, ev;
+    Bytes hdr, payload;
+  };
+  bool batch = false;
+  std::vector<Held> held;
+  uint64_t flushes = 0, batched = 0;
+  void FlushHeld();
+  void ExpectNothingHeld() const {
+    EXPECT_TRUE(held.empty()) << held.size() << " DATA packets held past the core call";
+  }
+  // EV of each first transmission of DATA, in order.
+  std::vector<uint32_t> data_first_tx_evs;
 
   // Environment knobs.
   std::deque<uint32_t> scripted_random;

@@ -674,6 +674,39 @@ TEST(WireDrop, DataWithoutPayload) {
   EXPECT_EQ(Name(MRC_DROP_MALFORMED), ParseReason(bytes));
 }
 
+// mrc_wire_parse_head(): a DATA packet whose payload is not in the head
+// (an skb's pages) parses from its header alone; nothing else does.
+TEST(WireHead, DataPayloadOutsideTheHead) {
+  const Bytes bytes = BuildOk(Sample(MRC_PKT_DATA));
+  const auto len = static_cast<u32>(bytes.size());
+  const u32 head = mrc_wire_head_len(MRC_PKT_DATA, len);
+  ASSERT_EQ(kHdr + sizeof(mrc_data), head);
+  mrc_pkt got = Zeroed();
+  ASSERT_EQ(Name(MRC_DROP_NONE), Name(mrc_wire_parse_head(bytes.data(), head, len, &got)));
+  EXPECT_EQ(nullptr, got.payload);
+  EXPECT_EQ(kPayload.size(), got.payload_len);
+  EXPECT_EQ(0x89abcdefU, got.data.psn);
+  EXPECT_EQ(nullptr, got.buf);
+  // The whole packet in the head: the payload is found there.
+  ASSERT_EQ(Name(MRC_DROP_NONE), Name(mrc_wire_parse_head(bytes.data(), len, len, &got)));
+  EXPECT_EQ(bytes.data() + head, got.payload);
+  // One byte of the DATA header missing from the head.
+  EXPECT_EQ(Name(MRC_DROP_SHORT), Name(mrc_wire_parse_head(bytes.data(), head - 1, len, &got)));
+  EXPECT_EQ(Name(MRC_DROP_SHORT), Name(mrc_wire_parse_head(bytes.data(), len + 1, len, &got)));
+}
+
+TEST(WireHead, ControlPacketsMustBeWhole) {
+  for (const uint8_t type : {MRC_PKT_SACK, MRC_PKT_NACK, MRC_PKT_FIN, MRC_PKT_SYN}) {
+    SCOPED_TRACE(TypeName(type));
+    const Bytes bytes = BuildOk(Sample(type));
+    const auto len = static_cast<u32>(bytes.size());
+    EXPECT_EQ(len, mrc_wire_head_len(type, len));
+    mrc_pkt got = Zeroed();
+    EXPECT_EQ(Name(MRC_DROP_SHORT), Name(mrc_wire_parse_head(bytes.data(), len - 1, len, &got)));
+    EXPECT_EQ(Name(MRC_DROP_NONE), Name(mrc_wire_parse_head(bytes.data(), len, len, &got)));
+  }
+}
+
 // A be16 plane id at body offset `off` of `good`: 15 is the largest id;
 // `bad` is `good` with plane id 16, which the builder refuses.
 void ExpectPlaneIdChecked(const mrc_pkt& good, size_t off, const mrc_pkt& bad) {
