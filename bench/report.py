@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 
 SYSTEMS = ["mrc", "mptcp", "tcp", "rxe", "udp"]
-ORDER = ["P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P11"]
+ORDER = ["P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P10b",
+         "P11"]
 # MRC's goal per (scenario, metric): what value/limit must be, and how.
 GOALS = {
     ("P1", "goodput"): (">=", 0.98), ("P2", "stall"): ("<=ms", 2.0),
@@ -24,7 +25,7 @@ GOALS = {
     ("P5", "goodput"): (">=", 0.98), ("P6", "p99"): ("<=", 1.3),
     ("P7", "completion"): ("<=", 1.15), ("P8", "victim"): (">=", 0.9),
     ("P9", "bytes_per_conn"): ("<=B", 2048),
-    ("P10", "goodput"): (">=", 0.7),
+    ("P10", "goodput"): (">=", 0.7), ("P10b", "goodput"): (">=", 1.0),
 }
 
 
@@ -114,6 +115,30 @@ def table_text(records, setup):
     return "\n".join(lines) + "\n" + foot + "\n"
 
 
+def cpu_text(records, setup):
+    """Guest CPU per Gbit/s of goodput, every goodput record that has it."""
+    cpus = setup.get("guest_cpus") or 1
+    cost = {}
+    for rec in records:
+        if (rec["metric"] == "goodput" and rec.get("cpu") is not None
+                and rec["value"]):
+            per_gbit = rec["cpu"] * cpus / (rec["value"] / 1000)
+            cost.setdefault(rec["scenario"], {})[rec["system"]] = (rec["cpu"], per_gbit)
+    if not cost:
+        return ""
+    systems = [s for s in SYSTEMS if any(s in c for c in cost.values())]
+    lines = ["| scenario | " + " | ".join(systems) + " |", "|" + "---|" * (len(systems) + 1)]
+    for scen in sorted(cost, key=lambda s: ORDER.index(s) if s in ORDER else 99):
+        cells = [scen]
+        for sys_name in systems:
+            c = cost[scen].get(sys_name)
+            cells.append(f"{c[1]:.2f} ({c[0]:.0%} busy)" if c else "")
+        lines.append("| " + " | ".join(cells) + " |")
+    return ("\nGuest vCPUs busy per Gbit/s of goodput (lower is cheaper; "
+            "in brackets: share of the guest busy during the run):\n\n"
+            + "\n".join(lines) + "\n")
+
+
 def gnuplot(script):
     subprocess.run(["gnuplot"], input=script, text=True, check=True)
 
@@ -188,7 +213,7 @@ def main():
     setup_path = out / "setup.json"
     setup = json.loads(setup_path.read_text()) if setup_path.exists() else {}
     (out / "results.json").write_text(json.dumps(records, indent=1) + "\n")
-    text = table_text(records, setup)
+    text = table_text(records, setup) + cpu_text(records, setup)
     (out / "table.md").write_text(text)
     print(text)
     plot_bars(records, out)

@@ -11,7 +11,8 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
 rec() {
-	printf '{"scenario":"%s","system":"%s","metric":"%s","value":%s,"unit":"%s","limit":%s,"cpu":null}\n' "$@"
+	printf '{"scenario":"%s","system":"%s","metric":"%s","value":%s,"unit":"%s","limit":%s,"cpu":%s}\n' \
+		"$1" "$2" "$3" "$4" "$5" "$6" "${7:-null}"
 }
 {
 	rec P1 mrc goodput 39 Mbit/s 40
@@ -28,15 +29,17 @@ rec() {
 	rec P11 mrc step_fault 4000 ms 500
 	rec P11 mptcp step_fault 900 ms 500
 	rec P11 mptcp step_fault_worst null ms 500
+	rec P10b tcp goodput 1000 Mbit/s 1000 0.5
+	rec P10b mrc goodput 500 Mbit/s 1000 0.75
 } > "$dir/records.jsonl"
-echo '{"rate_mbit": 10, "seconds": 4}' > "$dir/setup.json"
+echo '{"rate_mbit": 10, "seconds": 4, "guest_cpus": 2}' > "$dir/setup.json"
 echo '{"fault": 100.5, "start_time": 100.0, "intervals": [{"start": 0, "end": 0.1, "bytes": 1000, "bits_per_second": 80000}]}' \
 	> "$dir/series-P2-mrc.json"
 
 /usr/bin/python3 "$src/bench/report.py" "$dir" > "$dir/out" 2>&1
 mrc_lib_check "report.py runs" test "$?" = 0
 mrc_lib_check "results.json keeps every record" \
-	test "$(jq length "$dir/results.json")" = 14
+	test "$(jq length "$dir/results.json")" = 16
 row() { grep "^| $1 | $2 |" "$dir/table.md"; }
 mrc_lib_check "ratio to the limit: 39 of 40 is 0.97x, goal 0.98 not met" \
 	bash -c "grep -q '39 (0.97x)' <<< '$(row P1 goodput)' && grep -q '| NO |\$' <<< '$(row P1 goodput)'"
@@ -53,6 +56,11 @@ mrc_lib_check "P11: MRC and MPTCP with plane 0 killed, no TCP cell" \
 	bash -c "grep -qF '| P11 | step_fault | ms | 500 | 4000 (8.00x) | 900 (1.80x) |  |' <<< '$(row P11 step_fault)'"
 mrc_lib_check "P11: a job that failed (null) shows -" \
 	bash -c "grep -qF '| P11 | step_fault_worst | ms | 500 |  | - |  |' <<< '$(row P11 step_fault_worst)'"
+mrc_lib_check "P10b: MRC against one TCP stream, goal 1.0x not met" \
+	bash -c "grep -q '500 (0.50x)' <<< '$(row P10b goodput)' && grep -q '| NO |\$' <<< '$(row P10b goodput)'"
+# 2 vCPUs: TCP 50% busy for 1 Gbit/s is 1.00 vCPU a Gbit/s; MRC 75% for 0.5 is 3.00
+mrc_lib_check "CPU per Gbit/s of every goodput record with a CPU figure" \
+	bash -c "grep -qF '| P10b | 3.00 (75% busy) | 1.00 (50% busy) |' '$dir/table.md'"
 mrc_lib_check "plots are PNG files" \
 	bash -c "file '$dir/bars.png' '$dir/failover-P2.png' | grep -c 'PNG image' | grep -qx 2"
 rm -f "$dir/records.jsonl"

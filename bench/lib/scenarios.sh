@@ -149,6 +149,18 @@ p6_latency() {
 	done
 }
 
+# P10b: four unshaped planes. The limit is one TCP stream on plane 0;
+# MPTCP and MRC may use all four (issue 24: above both is the goal).
+p10b_unshaped4() {
+	local tcp
+	topo_two_hosts 4 && bench_mrc_planes 4 a b && bench_mptcp_setup 4 b || return 1
+	bench_stream tcp "$PEER" "$SECS" P10b-tcp
+	tcp=$bench_gput
+	bench_record P10b tcp goodput "$(bench_num "$tcp")" Mbit/s "$(bench_num "$tcp")" "$bench_cpu"
+	goodput_run P10b mptcp "$(bench_num "$tcp")"
+	goodput_run P10b mrc "$(bench_num "$tcp")"
+}
+
 p10_unshaped() {
 	local tcp
 	topo_two_hosts 1 && bench_mrc_planes 1 a b || return 1
