@@ -669,7 +669,8 @@ static bool mrc_snd_active(const struct mrc_core *core)
 }
 
 /*
- * Hold a first transmission back until a whole train fits the window,
+ * Hold the first packet of a train back until the whole train fits the
+ * window (a train under way is never held),
  * as TCP defers a TSO skb (tcp_tso_should_defer()): with a train's worth
  * in flight, its SACKs will open the window soon, and a full train is one
  * batch for the environment (a GSO skb) where a window opened a packet
@@ -683,7 +684,8 @@ static bool mrc_snd_defer(const struct mrc_core *core,
 	u32 train = core->train_pkts * core->mss;
 	u32 inflight = core->tx_list.bytes, limit = mrc_snd_limit(core);
 
-	if (core->train_pkts == 1 || seg->state != MRC_SEG_QUEUED ||
+	if (core->train_pkts == 1 || core->train_left ||
+	    seg->state != MRC_SEG_QUEUED ||
 	    inflight < train || limit < 2 * train ||
 	    (u32)mrc_diff(core, core->snd_nxt, core->snd_end) <
 	    core->train_pkts)
@@ -716,6 +718,8 @@ void mrc_snd_push(struct mrc_core *core)
 {
 	struct mrc_seg *seg;
 
+	/* A train is one batch: it never spans two bursts. */
+	core->train_left = 0;
 	if (mrc_snd_active(core)) {
 		while ((seg = mrc_snd_next(core)) != NULL) {
 			if (!mrc_snd_window_ok(core, seg) ||

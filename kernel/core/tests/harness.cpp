@@ -213,6 +213,7 @@ const mrc_core_env_ops Endpoint::kOps = {
 
 void Endpoint::FlushHeld() {
   if (held.size() > 1) batched += held.size();
+  if (!held.empty()) batch_sizes.push_back(held.size());
   for (const Held& h : held)
     net_->Xmit(id_, h.plane, h.ev, h.hdr.data(), static_cast<uint32_t>(h.hdr.size()),
                h.payload.data(), static_cast<uint32_t>(h.payload.size()));

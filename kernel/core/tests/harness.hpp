@@ -134,6 +134,7 @@ class Endpoint {
   bool batch = false;
   std::vector<Held> held;
   uint64_t flushes = 0, batched = 0;
+  std::vector<size_t> batch_sizes;  // DATA packets of each batch sent
   void FlushHeld();
   void ExpectNothingHeld() const {
     EXPECT_TRUE(held.empty()) << held.size() << " DATA packets held past the core call";
