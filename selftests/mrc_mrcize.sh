@@ -167,13 +167,16 @@ mrc_lib_check "socket semantics under mrcize (python3 probe)" probe
 # $1: port, $2: tag, $3..: the wrapper (nothing for plain TCP)
 sockopt_run() {
 	local port=$1 tag=$2 spid rc=0 bin=$build/selftests/mrc_sockopt_probe
+	local sync=$work/so-$tag.probed
 	shift 2
-	ip netns exec "$(topo_ns b)" "$@" "$bin" server "$port" \
+	rm -f "$sync"
+	MRC_PROBE_SYNC=$sync ip netns exec "$(topo_ns b)" "$@" "$bin" server "$port" \
 		> "$work/so-$tag.server" 2> "$work/so-$tag.server.err" &
 	spid=$!
 	pids+=("$spid")
 	wait_for "$work/so-$tag.server.err" listening || return 1
-	topo_exec a "$@" "$bin" client "$PEER" "$port" > "$work/so-$tag.client" || rc=1
+	MRC_PROBE_SYNC=$sync topo_exec a "$@" "$bin" client "$PEER" "$port" \
+		> "$work/so-$tag.client" || rc=1
 	wait "$spid" || rc=1
 	cat "$work/so-$tag.server" "$work/so-$tag.client" > "$work/so-$tag"
 	[ "$rc" = 0 ] || dump "probe $tag" "$work/so-$tag.server.err"

@@ -106,6 +106,34 @@ static void probe_fresh(int domain)
 	fflush(stdout);
 }
 
+/*
+ * MRC_PROBE_SYNC names a file the server creates once it has probed its
+ * accepted socket; the client closes only then. A server that probed
+ * after the client's FIN would see CLOSE_WAIT's answers (TCP_QUICKACK,
+ * TCP_ZEROCOPY_RECEIVE), whichever side of the race a run fell on. A
+ * file, not a byte on the connection: data in a queue changes answers too.
+ */
+static void probe_sync_post(void)
+{
+	const char *path = getenv("MRC_PROBE_SYNC");
+	FILE *f;
+
+	if (!path)
+		return;
+	f = fopen(path, "w");
+	if (f)
+		fclose(f);
+}
+
+static void probe_sync_wait(void)
+{
+	const char *path = getenv("MRC_PROBE_SYNC");
+	int i;
+
+	for (i = 0; path && i < 300 && access(path, F_OK); i++)
+		usleep(100000);
+}
+
 static int probe_server(int port)
 {
 	struct sockaddr_in6 a = { .sin6_family = AF_INET6, .sin6_port = htons(port) };
@@ -127,6 +155,7 @@ static int probe_server(int port)
 		return 1;
 	}
 	probe_all(fd, "accepted", 0);
+	probe_sync_post();
 	/* The client's close ends it; its probe must not race our close. */
 	while (read(fd, &c, 1) > 0)
 		;
@@ -157,6 +186,7 @@ static int probe_client(const char *peer, int port)
 		usleep(100000);
 	}
 	probe_all(fd, "connected", 0);
+	probe_sync_wait();
 	close(fd);
 	return 0;
 }
