@@ -26,6 +26,8 @@
  * GSO skb (conn/udp.c); chosen by measurement (mrc(7), issue 24's note).
  */
 #define MRC_SOCK_DEF_TRAIN	8
+/* The core's default delayed-SACK count (MRC_CORE_DEF_ACK_EVERY). */
+#define MRC_SOCK_MIN_ACK_EVERY	4
 
 struct proto mrc_prot = {
 	.name		= "MRC",
@@ -197,6 +199,12 @@ int mrc_sock_core_cfg(struct sock *sk, struct mrc_core_cfg *cfg)
 	cfg->user_timeout_ms = msk->user_timeout_ms;
 	cfg->ev_count = msk->ev_count;
 	cfg->train_pkts = msk->train;
+	/*
+	 * A SACK a train, not two: the core's 4 split every train of 8, and
+	 * each SACK is a packet through the stack both ways.
+	 */
+	if (msk->train > MRC_SOCK_MIN_ACK_EVERY)
+		cfg->ack_every = msk->train;
 	mrc_conn_cfg_planes(mn, cfg);
 
 	rcu_read_lock();
