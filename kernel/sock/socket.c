@@ -23,7 +23,8 @@
 #define MRC_DEFAULT_USER_TIMEOUT_MS 30000
 /*
  * MRC_TRAIN's default: DATA packets in a row on one EV, sent as one UDP
- * GSO skb (conn/udp.c); chosen by measurement (mrc(7), issue 24's note).
+ * GSO skb (conn/udp.c), which holds at most 9 of them. Measured on P10
+ * only; the comparison on P1 and P3 is still owed (issue 24's note).
  */
 #define MRC_SOCK_DEF_TRAIN	8
 /* The core's default delayed-SACK count (MRC_CORE_DEF_ACK_EVERY). */
