@@ -7,9 +7,35 @@
  */
 #include "core_private.h"
 
+/*
+ * The clock is read once per call into the core, at its first use, and
+ * that time serves the whole call (as TCP's tcp_mstamp serves one
+ * input): a call takes microseconds, and a clock read is not free (a
+ * guest under TCG reads the HPET, an emulated device, for every one).
+ * The hot entry points (input, timer, send, receive space) bracket
+ * themselves with mrc_clock_enter()/mrc_clock_leave(); any other call
+ * reads the clock each time it asks.
+ */
 u64 mrc_now(struct mrc_core *core)
 {
-	return core->env.ops->now_us(core->env.ctx);
+	if (!core->clock_depth)
+		return core->env.ops->now_us(core->env.ctx);
+	if (!core->clock_read) {
+		core->clock_us = core->env.ops->now_us(core->env.ctx);
+		core->clock_read = true;
+	}
+	return core->clock_us;
+}
+
+void mrc_clock_enter(struct mrc_core *core)
+{
+	core->clock_depth++;
+}
+
+void mrc_clock_leave(struct mrc_core *core)
+{
+	if (!--core->clock_depth)
+		core->clock_read = false;
 }
 
 void *mrc_alloc(struct mrc_core *core, size_t size)
@@ -573,25 +599,33 @@ static int mrc_core_input_done(struct mrc_core *core, int reason)
 int mrc_core_input(struct mrc_core *core, const struct mrc_pkt *pkt,
 		   u32 plane, bool ce)
 {
-	int reason = mrc_core_admit(core, pkt, plane);
+	int reason;
 
+	mrc_clock_enter(core);
+	reason = mrc_core_admit(core, pkt, plane);
 	if (reason == MRC_DROP_NONE)
 		reason = mrc_core_dispatch(core, pkt, plane, ce);
-	return mrc_core_input_done(core, reason);
+	reason = mrc_core_input_done(core, reason);
+	mrc_clock_leave(core);
+	return reason;
 }
 
 int mrc_core_input_trimmed(struct mrc_core *core, const struct mrc_pkt *pkt,
 			   u32 plane)
 {
-	int reason = mrc_core_admit(core, pkt, plane);
+	int reason;
 
+	mrc_clock_enter(core);
+	reason = mrc_core_admit(core, pkt, plane);
 	if (reason == MRC_DROP_NONE)
 		reason = pkt->type == MRC_PKT_DATA ?
 			 mrc_rcv_trimmed(core, pkt, plane) : MRC_DROP_TYPE;
-	return mrc_core_input_done(core, reason);
+	reason = mrc_core_input_done(core, reason);
+	mrc_clock_leave(core);
+	return reason;
 }
 
-void mrc_core_on_timer(struct mrc_core *core)
+static void mrc_core_timer_run(struct mrc_core *core)
 {
 	u64 now = mrc_now(core);
 
@@ -627,6 +661,13 @@ void mrc_core_on_timer(struct mrc_core *core)
 	mrc_snd_on_timer(core, now);
 	if (core->state != MRC_CORE_ABORTED)
 		mrc_core_rearm(core);
+}
+
+void mrc_core_on_timer(struct mrc_core *core)
+{
+	mrc_clock_enter(core);
+	mrc_core_timer_run(core);
+	mrc_clock_leave(core);
 }
 
 static u64 mrc_min_deadline(u64 a, u64 b)

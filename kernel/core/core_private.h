@@ -330,6 +330,11 @@ struct mrc_core {
 	u32			last_plane;
 	bool			last_ce;
 
+	/* the clock of the current call into the core: mrc_now() */
+	u64			clock_us;
+	u8			clock_depth;	/* mrc_clock_enter() nesting */
+	bool			clock_read;	/* clock_us is this call's */
+
 	/* timer */
 	u64			timer_armed;
 	u64			alloc_retry_us;
@@ -341,8 +346,10 @@ struct mrc_core {
 	u8			tx_buf[MRC_WIRE_MAX_HDR];
 };
 
-/* conn.c */
+/* core.c */
 u64 mrc_now(struct mrc_core *core);
+void mrc_clock_enter(struct mrc_core *core);
+void mrc_clock_leave(struct mrc_core *core);
 void *mrc_alloc(struct mrc_core *core, size_t size);
 void mrc_free(struct mrc_core *core, void *ptr);
 u32 mrc_psn_add(const struct mrc_core *core, u32 psn, u32 n);

@@ -85,7 +85,10 @@ struct mrc_core_trace_info {
 };
 
 struct mrc_core_env_ops {
-	/* Monotonic clock, microseconds. */
+	/*
+	 * Monotonic clock, microseconds. Input, timer, send and receive
+	 * space calls read it at most once each (core.c, mrc_now()).
+	 */
 	u64	(*now_us)(void *ctx);
 	/*
 	 * Arm the connection's one timer at absolute time @when_us, replacing

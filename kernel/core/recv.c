@@ -470,11 +470,13 @@ void mrc_core_rcv_space(struct mrc_core *core, u32 free_bytes)
 	if (core->state == MRC_CORE_CLOSED || core->state == MRC_CORE_ABORTED ||
 	    core->state == MRC_CORE_SYN_SENT)
 		return;
+	mrc_clock_enter(core);
 	mrc_rcv_deliver(core);
 	if (!core->peer_fin && mrc_rcv_window_news(core))
 		mrc_rcv_send_sack(core, core->last_plane, false);
 	if (core->state != MRC_CORE_ABORTED)
 		mrc_core_rearm(core);
+	mrc_clock_leave(core);
 }
 
 void mrc_rcv_on_timer(struct mrc_core *core, u64 now)

@@ -499,18 +499,26 @@ int mrc_core_send(struct mrc_core *core, u32 len, u32 flags,
 		  void *arg)
 {
 	struct mrc_snd_src src = { .fill = fill, .arg = arg };
+	int n;
 
-	return mrc_snd_queue(core, len, flags, &src);
+	mrc_clock_enter(core);
+	n = mrc_snd_queue(core, len, flags, &src);
+	mrc_clock_leave(core);
+	return n;
 }
 
 int mrc_core_send_buf(struct mrc_core *core, const struct mrc_core_buf *buf,
 		      u32 flags)
 {
 	struct mrc_snd_src src = { .buf = buf };
+	int n;
 
 	if (!core->env.ops->buf_get || !core->env.ops->buf_put || !buf->ref)
 		return -EINVAL;
-	return mrc_snd_queue(core, buf->len, flags, &src);
+	mrc_clock_enter(core);
+	n = mrc_snd_queue(core, buf->len, flags, &src);
+	mrc_clock_leave(core);
+	return n;
 }
 
 /*

@@ -13,7 +13,10 @@ namespace {
 
 Endpoint* Ep(void* ctx) { return static_cast<Endpoint*>(ctx); }
 
-uint64_t EnvNow(void* ctx) { return Ep(ctx)->net()->now; }
+uint64_t EnvNow(void* ctx) {
+  Ep(ctx)->clock_reads++;
+  return Ep(ctx)->net()->now;
+}
 
 void EnvTimerArm(void* ctx, uint64_t when) { Ep(ctx)->timer_when = when; }
 
@@ -235,7 +238,9 @@ int Endpoint::SendByRef(size_t n, uint32_t flags) {
   n = std::min(n, chunk->data.size() - chunk_off);
   for (size_t i = 0; i < n; i++) chunk->data[chunk_off + i] = PatternByte(seed, sent + i);
   const mrc_core_buf buf{chunk->data.data() + chunk_off, static_cast<uint32_t>(n), chunk};
+  const uint64_t before = clock_reads;
   const int r = mrc_core_send_buf(core, &buf, flags);
+  EndCall(before);
   if (r > 0) chunk_off += static_cast<size_t>(r);
   return r;
 }
@@ -260,9 +265,11 @@ void Endpoint::Pump() {
     } else {
       want = std::min(want, write_size);
     }
+    const uint64_t before = clock_reads;
     const int n = zero_copy
                       ? SendByRef(want, flags)
                       : mrc_core_send(core, static_cast<uint32_t>(want), flags, FillPattern, this);
+    EndCall(before);
     if (n <= 0) break;
     sent += static_cast<size_t>(n);
   }
@@ -362,7 +369,9 @@ void Net::Deliver(const Flight& f) {
     pkt.buf = dst.rx_pending.get();
     pkt.payload = nullptr;
   }
+  const uint64_t before = dst.clock_reads;
   const int reason = mrc_core_input(dst.core, &pkt, f.plane, f.ce);
+  dst.EndCall(before);
   dst.rx_pending.reset();  // not taken: the receiver frees it
   dst.ExpectNothingHeld();
   if (reason != MRC_DROP_NONE) drops_by_reason[reason]++;
@@ -390,7 +399,9 @@ bool Net::Step(uint64_t until) {
   } else {
     Endpoint& e = which == 0 ? a : b;
     e.timer_when = 0;
+    const uint64_t before = e.clock_reads;
     mrc_core_on_timer(e.core);
+    e.EndCall(before);
     e.ExpectNothingHeld();
   }
   return true;

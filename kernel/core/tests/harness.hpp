@@ -76,11 +76,21 @@ class Endpoint {
     if (core != nullptr) mrc_core_destroy(core);
     core = nullptr;
     ExpectNoHandles();
+    EXPECT_LE(max_clock_reads_per_call, 1U) << "a call into the core read the clock more than once";
   }
 
   mrc_core_cfg cfg{};
   mrc_core* core = nullptr;
   uint64_t timer_when = 0;
+  // Clock reads, and the most any one call into the core made (<= 1).
+  // Stats() reads the clock too (a stall in progress) and is left out:
+  // it is a query, and tests call it inside a call (from filters).
+  mutable uint64_t clock_reads = 0;
+  uint64_t max_clock_reads_per_call = 0;
+  // Note the reads of the call that began at `before`.
+  void EndCall(uint64_t before) {
+    max_clock_reads_per_call = std::max(max_clock_reads_per_call, clock_reads - before);
+  }
 
   // Application receive side.
   Bytes rx;
@@ -168,7 +178,9 @@ class Endpoint {
 
   mrc_core_stats Stats() const {
     mrc_core_stats st{};
+    const uint64_t reads = clock_reads;
     mrc_core_get_stats(core, &st);
+    clock_reads = reads;
     return st;
   }
 
@@ -185,7 +197,9 @@ class Endpoint {
     unread = 0;
     if (core != nullptr) {
       const size_t cap = app_cap == SIZE_MAX ? cfg.rcvbuf : app_cap;
+      const uint64_t before = clock_reads;
       mrc_core_rcv_space(core, static_cast<uint32_t>(cap));
+      EndCall(before);
     }
   }
 

@@ -191,6 +191,24 @@ TEST_P(CorePsnWrap, TransferAcrossWrap) {
 
 INSTANTIATE_TEST_SUITE_P(Modes, CorePsnWrap, ::testing::Values(true, false));
 
+// A lossy two-way transfer goes through every hot path (SACKs, RACK,
+// RTOs, NACKs, probes, delayed SACKs); no call reads the clock twice.
+TEST(CoreClock, OneReadPerCall) {
+  Net net(22);
+  net.Setup(4);
+  for (auto& p : net.planes) p.loss = 0.02;
+  net.planes[1].jitter_us = 200;
+  Establish(net);
+  net.a.to_send = 1 << 20;
+  net.b.to_send = 200000;
+  ASSERT_TRUE(DrainBoth(net));
+  EXPECT_GT(net.a.Stats().retx_pkts, 0U);
+  for (const Endpoint* e : {&net.a, &net.b}) {
+    EXPECT_GT(e->clock_reads, 100U);
+    EXPECT_EQ(e->max_clock_reads_per_call, 1U);
+  }
+}
+
 }  // namespace
 }  // namespace mrc_test
 
