@@ -58,7 +58,12 @@
 #define PACE_FRAMES	32
 #define PACE_NS		2000000
 #define SETTLE_MS	50
-#define SNIFF_MS	5000		/* a starved guest may stall that long */
+/*
+ * A starved guest may stall that long; times MRC_TIME_SCALE (a debug
+ * kernel, two guests on two cores: 5 s passed without one SACK on the
+ * watched plane, and the SACK and NACK steps had no PSN)
+ */
+#define SNIFF_MS	5000
 #define MAX_MODES	16
 
 /* Drop counters a forged packet may be due under (mrc_stat names). */
@@ -583,7 +588,9 @@ static void sniff(struct inj *in)
 	struct timeval tv = { .tv_usec = 100000 };
 	bool have_data = false, have_sack = false;
 	uint32_t data_psn = 0, sack_cum = 0;
-	long deadline = now_ms() + SNIFF_MS;
+	const char *scale = getenv("MRC_TIME_SCALE");
+	long deadline = now_ms() + SNIFF_MS * (scale && atoi(scale) > 1 ?
+					       atoi(scale) : 1);
 	const struct mrc_hdr *h;
 	static uint8_t f[70000];
 	const uint8_t *m;
