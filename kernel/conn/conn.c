@@ -150,6 +150,7 @@ void mrc_conn_kill(struct mrc_conn *conn)
 		kfree_skb(conn->train.skb);
 		conn->train.skb = NULL;
 	}
+	mrc_udp_routes_drop(conn);
 	spin_unlock_bh(&conn->lock);
 	/* Nothing can arm the timer once the core is gone. */
 	hrtimer_cancel(&conn->timer);
@@ -210,6 +211,8 @@ static void mrc_conn_plane_update(struct mrc_conn *conn, void *arg)
 {
 	const struct mrc_plane_change *c = arg;
 
+	/* a plane that went away or came back: look its route up again */
+	mrc_udp_route_drop(conn, c->plane);
 	mrc_core_plane_update(conn->core, c->plane, c->up);
 }
 

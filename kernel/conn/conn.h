@@ -27,6 +27,8 @@
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
+#include <linux/mrc_netlink.h>
+
 #include "core/mrc_core.h"
 #include "conn/udp.h"
 
@@ -58,6 +60,8 @@ struct mrc_conn {
 	bool			rx_partial_grew;
 	/* DATA held back for one GSO skb (udp.c); under @lock */
 	struct mrc_udp_train	train;
+	/* a route per plane to the peer (udp.h); under @lock */
+	struct mrc_udp_route	routes[MRC_MAX_PLANES];
 	/* bindings to offload devices (offload.h); NULL until the first */
 	struct mrc_conn_offload __rcu *offload;
 

@@ -98,6 +98,12 @@ static void mrc_env_flush(void *ctx)
 
 static void mrc_env_notify(void *ctx, enum mrc_core_note note, u32 arg)
 {
+	/*
+	 * The peer's plane addresses are known from here on; a client's SYN
+	 * went to the address connect() named, which may not be one of them.
+	 */
+	if (note == MRC_NOTE_ESTABLISHED)
+		mrc_udp_routes_drop(ctx);
 	mrc_sock_notify(ctx, note, arg);
 }
 

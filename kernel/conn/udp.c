@@ -31,25 +31,102 @@
 #include "conn/demux.h"
 #include "conn/udp.h"
 
-static int mrc_udp_xmit4(struct net *net, struct mrc_plane *pl, __be32 saddr,
-			 const struct mrc_core_plane *peer, u32 ev, u8 ecn,
-			 struct sk_buff *skb)
+/*
+ * @route's cached dst, still valid, with a reference for the caller; else
+ * NULL, and the cache emptied.
+ */
+static struct dst_entry *mrc_udp_route_get(struct mrc_udp_route *route)
+{
+	struct dst_entry *dst;
+
+	if (!route || !route->dst)
+		return NULL;
+	dst = dst_check(route->dst, route->cookie);
+	if (!dst) {
+		dst_release(route->dst);
+		route->dst = NULL;
+		return NULL;
+	}
+	dst_hold(dst);
+	return dst;
+}
+
+/* Keep @dst (the caller's reference stays the caller's) in @route. */
+static void mrc_udp_route_set(struct mrc_udp_route *route,
+			      struct dst_entry *dst, u32 cookie)
+{
+	if (!route)
+		return;
+	dst_release(route->dst);
+	dst_hold(dst);
+	route->dst = dst;
+	route->cookie = cookie;
+}
+
+/*
+ * The route from our plane @pl (source @saddr_cfg, the plane's address or
+ * 0 to take the device's) to @peer, from @route's cache when it has one
+ * for that source. Every EV shares it: the EV is the UDP source port the
+ * fabric hashes, not something our own routing looks at (a host route
+ * that hashes on ports would see one EV's choice for all, as a TCP
+ * socket's cached route does). Return: the route, referenced, its source
+ * in *@saddr.
+ */
+static struct rtable *mrc_udp_route4(struct net *net, struct mrc_plane *pl,
+				     __be32 saddr_cfg,
+				     const struct mrc_core_plane *peer,
+				     u32 ev, struct mrc_udp_route *route,
+				     __be32 *saddr)
 {
 	struct flowi4 fl4 = {
 		.flowi4_oif = pl->dev->ifindex,
 		.flowi4_proto = IPPROTO_UDP,
 		.daddr = peer->addr4,
-		.saddr = saddr,
 		.fl4_sport = htons(ev),
 		.fl4_dport = htons(peer->udp_port),
 	};
-	struct rtable *rt = ip_route_output_key(net, &fl4);
+	struct dst_entry *dst = NULL;
+	struct rtable *rt;
 
+	if (route && route->saddr4_cfg == saddr_cfg)
+		dst = mrc_udp_route_get(route);
+	if (dst) {
+		*saddr = route->saddr4;
+		return (struct rtable *)dst;
+	}
+	/*
+	 * From the address connections advertise for this plane (the one
+	 * set, else the device's: mrc_conn_cfg_planes()), never one the
+	 * route picks: the peer takes the plane's packets from there only.
+	 */
+	fl4.saddr = saddr_cfg ?: inet_select_addr(pl->dev, 0,
+						  RT_SCOPE_UNIVERSE);
+	rt = ip_route_output_key(net, &fl4);
+	if (IS_ERR(rt))
+		return rt;
+	if (route) {
+		mrc_udp_route_set(route, &rt->dst, 0);
+		route->saddr4_cfg = saddr_cfg;
+		route->saddr4 = fl4.saddr;
+	}
+	*saddr = fl4.saddr;
+	return rt;
+}
+
+static int mrc_udp_xmit4(struct net *net, struct mrc_plane *pl,
+			 __be32 saddr_cfg, const struct mrc_core_plane *peer,
+			 u32 ev, u8 ecn, struct sk_buff *skb,
+			 struct mrc_udp_route *route)
+{
+	struct rtable *rt;
+	__be32 saddr;
+
+	rt = mrc_udp_route4(net, pl, saddr_cfg, peer, ev, route, &saddr);
 	if (IS_ERR(rt)) {
 		kfree_skb(skb);
 		return PTR_ERR(rt);
 	}
-	udp_tunnel_xmit_skb(rt, NULL, skb, fl4.saddr, fl4.daddr,
+	udp_tunnel_xmit_skb(rt, NULL, skb, saddr, peer->addr4,
 			    ecn, ip4_dst_hoplimit(&rt->dst),
 			    htons(IP_DF), htons(ev), htons(peer->udp_port),
 			    false, false);
@@ -58,22 +135,30 @@ static int mrc_udp_xmit4(struct net *net, struct mrc_plane *pl, __be32 saddr,
 
 /* IPv4: the offload device first, when @conn has one on @pl. */
 static int mrc_udp_xmit4_any(struct mrc_conn *conn, struct mrc_plane *pl,
-			     __be32 saddr, const struct mrc_core_plane *peer,
-			     u32 ev, u8 ecn, struct sk_buff *skb)
+			     __be32 saddr_cfg,
+			     const struct mrc_core_plane *peer, u32 ev, u8 ecn,
+			     struct sk_buff *skb)
 {
 	struct mrc_offload_binding *b;
+	__be32 saddr;
 
 	b = conn && !skb_is_gso(skb) ? mrc_offload_tx_binding(conn, pl->id) :
 	    NULL;
-	if (b && !mrc_offload_xmit(b, pl, skb, saddr, peer, ev, ecn))
-		return 0;
-	return mrc_udp_xmit4(dev_net(pl->dev), pl, saddr, peer, ev, ecn, skb);
+	if (b) {
+		saddr = saddr_cfg ?: inet_select_addr(pl->dev, 0,
+						      RT_SCOPE_UNIVERSE);
+		if (!mrc_offload_xmit(b, pl, skb, saddr, peer, ev, ecn))
+			return 0;
+	}
+	return mrc_udp_xmit4(dev_net(pl->dev), pl, saddr_cfg, peer, ev, ecn,
+			     skb, conn ? &conn->routes[pl->id] : NULL);
 }
 
-static int mrc_udp_xmit6(struct net *net, struct mrc_plane *pl,
-			 const struct in6_addr *saddr,
-			 const struct mrc_core_plane *peer, u32 ev, u8 ecn,
-			 struct sk_buff *skb)
+/* As mrc_udp_route4(), for IPv6 (the source is always the plane's). */
+static struct dst_entry *mrc_udp_route6(struct net *net, struct mrc_plane *pl,
+					const struct in6_addr *saddr,
+					const struct mrc_core_plane *peer,
+					u32 ev, struct mrc_udp_route *route)
 {
 	struct flowi6 fl6 = {
 		.flowi6_oif = pl->dev->ifindex,
@@ -83,18 +168,58 @@ static int mrc_udp_xmit6(struct net *net, struct mrc_plane *pl,
 		.fl6_sport = htons(ev),
 		.fl6_dport = htons(peer->udp_port),
 	};
-	struct dst_entry *dst;
+	struct dst_entry *dst = mrc_udp_route_get(route);
 
+	if (dst)
+		return dst;
 	memcpy(&fl6.daddr, peer->addr6, sizeof(fl6.daddr));
 	dst = ipv6_stub->ipv6_dst_lookup_flow(net, NULL, &fl6, NULL);
+	if (!IS_ERR(dst))
+		mrc_udp_route_set(route, dst,
+				  rt6_get_cookie((struct rt6_info *)dst));
+	return dst;
+}
+
+static int mrc_udp_xmit6(struct net *net, struct mrc_plane *pl,
+			 const struct in6_addr *saddr,
+			 const struct mrc_core_plane *peer, u32 ev, u8 ecn,
+			 struct sk_buff *skb, struct mrc_udp_route *route)
+{
+	struct in6_addr src = *saddr, dst_addr;
+	struct dst_entry *dst;
+
+	dst = mrc_udp_route6(net, pl, saddr, peer, ev, route);
 	if (IS_ERR(dst)) {
 		kfree_skb(skb);
 		return PTR_ERR(dst);
 	}
-	return udp_tunnel6_xmit_skb(dst, NULL, skb, pl->dev, &fl6.saddr,
-				    &fl6.daddr, ecn,
-				    ip6_dst_hoplimit(dst), fl6.flowlabel,
-				    htons(ev), htons(peer->udp_port), false);
+	memcpy(&dst_addr, peer->addr6, sizeof(dst_addr));
+	return udp_tunnel6_xmit_skb(dst, NULL, skb, pl->dev, &src, &dst_addr,
+				    ecn, ip6_dst_hoplimit(dst),
+				    htonl(ev & 0xfffff), htons(ev),
+				    htons(peer->udp_port), false);
+}
+
+/* Forget @conn's route on @plane. Under conn->lock. */
+void mrc_udp_route_drop(struct mrc_conn *conn, u32 plane)
+{
+	struct mrc_udp_route *route;
+
+	lockdep_assert_held(&conn->lock);
+	if (plane >= MRC_MAX_PLANES)
+		return;
+	route = &conn->routes[plane];
+	dst_release(route->dst);
+	route->dst = NULL;
+}
+
+/* Forget every route of @conn. Under conn->lock. */
+void mrc_udp_routes_drop(struct mrc_conn *conn)
+{
+	u32 plane;
+
+	for (plane = 0; plane < MRC_MAX_PLANES; plane++)
+		mrc_udp_route_drop(conn, plane);
 }
 
 /*
@@ -154,18 +279,12 @@ static int mrc_udp_out(struct mrc_net *mn, struct mrc_conn *conn, u32 plane,
 		goto out;
 	}
 	a = rcu_dereference(pl->addr);
-	/*
-	 * From the address connections advertise for this plane (the one
-	 * set, else the device's: mrc_conn_cfg_planes()), never one the
-	 * route picks: the peer takes the plane's packets from there only.
-	 */
-	saddr4 = a->has_addr4 ? a->addr4 :
-		 inet_select_addr(pl->dev, 0, RT_SCOPE_UNIVERSE);
+	saddr4 = a->has_addr4 ? a->addr4 : 0;
 	if (peer->flags & MRC_PLANE_F_V4)
 		err = mrc_udp_xmit4_any(conn, pl, saddr4, peer, ev, ecn, skb);
 	else if ((peer->flags & MRC_PLANE_F_V6) && a->has_addr6)
 		err = mrc_udp_xmit6(mn->net, pl, &a->addr6, peer, ev, ecn,
-				    skb);
+				    skb, conn ? &conn->routes[plane] : NULL);
 	else
 		err = -EAFNOSUPPORT;
 	if (err == -EAFNOSUPPORT)

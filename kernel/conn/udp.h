@@ -36,6 +36,24 @@ struct mrc_udp_train {
 	bool				closed;
 };
 
+/*
+ * A connection's route to its peer on one plane (udp.c), in struct
+ * mrc_conn, under its lock, as TCP keeps sk_dst_cache: @dst is a
+ * reference, checked with dst_check() before each use (a route or
+ * address change makes it obsolete; a device going away makes it dead,
+ * without waiting for us to let go: dst_dev_put()). IPv4 also keeps the
+ * source address the plane had then (@saddr4_cfg, 0 for none) and the
+ * one used (@saddr4). Dropped on the connection's plane changes, at
+ * establishment (the peer's plane addresses are known from then on) and
+ * when the connection dies.
+ */
+struct mrc_udp_route {
+	struct dst_entry	*dst;
+	__be32			saddr4;
+	__be32			saddr4_cfg;
+	u32			cookie;		/* IPv6: dst_check()'s */
+};
+
 int mrc_udp_open(struct net *net, struct mrc_plane *pl, u16 port,
 		 struct mrc_udp_socks *socks);
 void mrc_udp_close(struct mrc_udp_socks *socks);
@@ -47,5 +65,7 @@ int mrc_udp_xmit_conn(struct mrc_conn *conn, u32 plane,
 		      const void *hdr, u32 hdr_len, const void *payload,
 		      u32 payload_len, struct page *page);
 void mrc_udp_flush(struct mrc_conn *conn);
+void mrc_udp_route_drop(struct mrc_conn *conn, u32 plane);
+void mrc_udp_routes_drop(struct mrc_conn *conn);
 
 #endif /* __MRC_UDP_H */
