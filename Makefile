@@ -90,7 +90,8 @@ selftests: linux-source
 		gcc -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -D_GNU_SOURCE \
 			-I$(KSRC)/tools/testing/selftests -Iinclude/uapi \
 			$(shell pkg-config --cflags libnl-genl-3.0) \
-			$$src -o $$bin -lbpf $(shell pkg-config --libs libnl-genl-3.0) || exit 1; \
+			$$src -o $$bin -lbpf -luring \
+			$(shell pkg-config --libs libnl-genl-3.0) || exit 1; \
 	done
 
 check: all

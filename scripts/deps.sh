@@ -9,7 +9,7 @@ build-essential make cmake pkg-config kmod cpio xz-utils file
 linux-image-amd64 linux-headers-amd64 linux-source
 qemu-system-x86 busybox-static
 clang libclang-rt-dev llvm libbpf-dev bpftool dwarves libelf-dev zlib1g-dev
-libnl-3-dev libnl-genl-3-dev
+libnl-3-dev libnl-genl-3-dev liburing-dev
 nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev googletest
 libtomlplusplus-dev libcpp-httplib-dev
 iproute2 iperf3 iputils-ping procps python3 python3-yaml jq util-linux curl redis-server

@@ -7,7 +7,8 @@
  * as the peer, it checks that a local connection behaves as a remote one. Covers connect (blocking, non-blocking, refused),
  * names, stream transfer with EOF, SOCK_SEQPACKET boundaries and
  * MSG_TRUNC, poll/epoll readiness, SO_RCVTIMEO, shutdown and the
- * connection counters.
+ * connection counters, and the other ways in and out of a socket:
+ * sendfile(), splice() both ways and io_uring's send and receive.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,8 +21,11 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <linux/sockios.h>
+#include <liburing.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -230,6 +234,38 @@ static int serve_echo_messages(int fd)
 		if (send(fd, buf, n, 0) != n)
 			return 1;
 	return n < 0;
+}
+
+/*
+ * As serve_check_stream(), but the bytes leave the socket by splice()
+ * into a pipe (the socket's splice_read), and are checked from there.
+ */
+static int serve_splice_check(int fd)
+{
+	static unsigned char buf[65536];
+	unsigned long long total = 0;
+	ssize_t n, got, i;
+	int p[2];
+
+	if (pipe(p))
+		return 4;
+	while ((n = splice(fd, NULL, p[1], NULL, sizeof(buf), 0)) > 0) {
+		while (n > 0) {
+			got = read(p[0], buf, (size_t)n);
+			if (got <= 0)
+				return 5;
+			for (i = 0; i < got; i++)
+				if (buf[i] != pattern(total + i))
+					return 1;
+			total += got;
+			n -= got;
+		}
+	}
+	close(p[0]);
+	close(p[1]);
+	if (n < 0)
+		return 2;
+	return send(fd, &total, sizeof(total), 0) == sizeof(total) ? 0 : 3;
 }
 
 /* Wait for the peer to close. */
@@ -655,6 +691,186 @@ TEST_F(sockapi, queue_ioctls)
 	ASSERT_EQ(0, ioctl(fd, SIOCINQ, &inq));
 	EXPECT_EQ(0, inq);
 	EXPECT_EQ(0, server_status(pid)) TH_LOG("8/9: SIOCINQ wrong");
+	close(fd);
+}
+
+/* The server's byte count after our EOF; the server's status. */
+static void expect_counted(struct __test_metadata *_metadata, int fd,
+			   pid_t pid, unsigned long long total)
+{
+	unsigned long long echoed = 0;
+
+	ASSERT_EQ(0, shutdown(fd, SHUT_WR));
+	ASSERT_EQ((ssize_t)sizeof(echoed), recv(fd, &echoed, sizeof(echoed),
+						 MSG_WAITALL));
+	EXPECT_EQ(total, echoed);
+	EXPECT_EQ(0, server_status(pid)) TH_LOG("the server saw wrong bytes");
+}
+
+/* A file of @len pattern bytes (memfd), or -1. */
+static int pattern_file(size_t len)
+{
+	unsigned char *m;
+	size_t i;
+	int fd;
+
+	fd = memfd_create("mrc_sockapi", 0);
+	if (fd < 0 || ftruncate(fd, (off_t)len))
+		return -1;
+	m = mmap(NULL, len, PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		return -1;
+	for (i = 0; i < len; i++)
+		m[i] = pattern(i);
+	munmap(m, len);
+	return fd;
+}
+
+/* sendfile() from a file to the socket: every byte arrives intact. */
+TEST_F_TIMEOUT(sockapi, sendfile_from_a_file, 300)
+{
+	const size_t total = 2 << 20;
+	off_t off = 0;
+	ssize_t n;
+	pid_t pid;
+	int fd, file;
+
+	file = pattern_file(total);
+	ASSERT_LE(0, file) TH_LOG("memfd: %s", strerror(errno));
+	pid = start_server(self->family, SOCK_STREAM, PORT + 10, 1,
+			   serve_check_stream);
+	ASSERT_GT(pid, 0);
+	fd = connect_to(self->family, SOCK_STREAM, PORT + 10);
+	ASSERT_LE(0, fd) TH_LOG("connect: %s", strerror(errno));
+	while ((size_t)off < total) {
+		n = sendfile(fd, file, &off, total - (size_t)off);
+		ASSERT_LT(0, n) TH_LOG("sendfile: %s", strerror(errno));
+	}
+	expect_counted(_metadata, fd, pid, total);
+	close(fd);
+	close(file);
+}
+
+/*
+ * splice() both ways: user pages into a pipe (vmsplice) and from the
+ * pipe into the socket; at the server, from the socket into a pipe.
+ */
+TEST_F_TIMEOUT(sockapi, splice_both_ways, 300)
+{
+	const size_t total = 2 << 20, chunk = 65536;
+	static unsigned char buf[2 << 20];
+	struct iovec iov;
+	size_t off = 0, i;
+	ssize_t in, out;
+	pid_t pid;
+	int fd, p[2];
+
+	for (i = 0; i < total; i++)
+		buf[i] = pattern(i);
+	ASSERT_EQ(0, pipe(p));
+	pid = start_server(self->family, SOCK_STREAM, PORT + 11, 1,
+			   serve_splice_check);
+	ASSERT_GT(pid, 0);
+	fd = connect_to(self->family, SOCK_STREAM, PORT + 11);
+	ASSERT_LE(0, fd) TH_LOG("connect: %s", strerror(errno));
+	while (off < total) {
+		iov.iov_base = buf + off;
+		iov.iov_len = total - off < chunk ? total - off : chunk;
+		in = vmsplice(p[1], &iov, 1, 0);
+		ASSERT_LT(0, in) TH_LOG("vmsplice: %s", strerror(errno));
+		while (in > 0) {
+			out = splice(p[0], NULL, fd, NULL, (size_t)in,
+				     SPLICE_F_MOVE);
+			ASSERT_LT(0, out) TH_LOG("splice: %s", strerror(errno));
+			in -= out;
+			off += (size_t)out;
+		}
+	}
+	expect_counted(_metadata, fd, pid, total);
+	close(p[0]);
+	close(p[1]);
+	close(fd);
+}
+
+/*
+ * MSG_ZEROCOPY is not offered (mrc(7)): SO_ZEROCOPY is refused as it is
+ * on any family but TCP, UDP and RDS, and a send with MSG_ZEROCOPY fails
+ * rather than copying behind the caller's back.
+ */
+TEST_F(sockapi, zerocopy_is_refused)
+{
+	int one = 1, fd;
+	char b = 0;
+
+	fd = socket(self->family, SOCK_STREAM, 0);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, setsockopt(fd, SOL_SOCKET, SO_ZEROCOPY, &one,
+				 sizeof(one)));
+	EXPECT_EQ(EOPNOTSUPP, errno);
+	EXPECT_EQ(-1, send(fd, &b, 1, MSG_ZEROCOPY));
+	EXPECT_EQ(EOPNOTSUPP, errno);
+	close(fd);
+}
+
+/* One io_uring operation on @fd; its result. */
+static int uring_one(struct io_uring *ring, int op, int fd, void *buf,
+		     size_t len)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+	struct io_uring_cqe *cqe;
+	int res;
+
+	if (!sqe)
+		return -ENOMEM;
+	if (op == IORING_OP_SEND)
+		io_uring_prep_send(sqe, fd, buf, len, 0);
+	else
+		io_uring_prep_recv(sqe, fd, buf, len, MSG_WAITALL);
+	res = io_uring_submit_and_wait(ring, 1);
+	if (res < 0)
+		return res;
+	res = io_uring_wait_cqe(ring, &cqe);
+	if (res < 0)
+		return res;
+	res = cqe->res;
+	io_uring_cqe_seen(ring, cqe);
+	return res;
+}
+
+/* io_uring: the bytes go out by IORING_OP_SEND, the answer comes by RECV. */
+TEST_F_TIMEOUT(sockapi, io_uring_send_and_recv, 300)
+{
+	const size_t total = 2 << 20, chunk = 65536;
+	static unsigned char buf[65536];
+	unsigned long long echoed = 0;
+	struct io_uring ring;
+	size_t off = 0, i, len;
+	pid_t pid;
+	int fd, n;
+
+	ASSERT_EQ(0, io_uring_queue_init(8, &ring, 0));
+	pid = start_server(self->family, SOCK_STREAM, PORT + 12, 1,
+			   serve_check_stream);
+	ASSERT_GT(pid, 0);
+	fd = connect_to(self->family, SOCK_STREAM, PORT + 12);
+	ASSERT_LE(0, fd) TH_LOG("connect: %s", strerror(errno));
+	while (off < total) {
+		len = total - off < chunk ? total - off : chunk;
+		for (i = 0; i < len; i++)
+			buf[i] = pattern(off + i);
+		for (i = 0; i < len; i += (size_t)n) {
+			n = uring_one(&ring, IORING_OP_SEND, fd, buf + i,
+				      len - i);
+			ASSERT_LT(0, n) TH_LOG("send: %s", strerror(-n));
+		}
+		off += len;
+	}
+	ASSERT_EQ(0, shutdown(fd, SHUT_WR));
+	n = uring_one(&ring, IORING_OP_RECV, fd, &echoed, sizeof(echoed));
+	ASSERT_EQ((int)sizeof(echoed), n) TH_LOG("recv: %s", strerror(-n));
+	EXPECT_EQ(total, echoed);
+	EXPECT_EQ(0, server_status(pid));
+	io_uring_queue_exit(&ring);
 	close(fd);
 }
 

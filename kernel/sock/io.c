@@ -256,8 +256,14 @@ int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		return tsock->ops->sendmsg(tsock, msg, len);
 	}
 
+	/*
+	 * sendfile() and splice() come through sock_no_sendpage() with
+	 * MSG_SENDPAGE_NOTLAST while more pages follow: MSG_MORE's meaning,
+	 * and like it no reason to hold bytes back (they are copied once,
+	 * from the page into the send buffer, as write()'s are).
+	 */
 	if (msg->msg_flags & ~(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_EOR |
-			       MSG_MORE | MSG_WAITALL))
+			       MSG_MORE | MSG_WAITALL | MSG_SENDPAGE_NOTLAST))
 		return -EOPNOTSUPP;
 	if (len > INT_MAX)
 		len = INT_MAX;
