@@ -49,6 +49,8 @@
 #include <netlink/genl/genl.h>
 #include <netlink/netlink.h>
 
+#include "mrc_lib.h"
+
 #define HDR		sizeof(struct mrc_hdr)
 #define MAX_UDP		65507		/* largest IPv4 UDP payload */
 #define MAX_CAPTURE	64
@@ -588,9 +590,7 @@ static void sniff(struct inj *in)
 	struct timeval tv = { .tv_usec = 100000 };
 	bool have_data = false, have_sack = false;
 	uint32_t data_psn = 0, sack_cum = 0;
-	const char *scale = getenv("MRC_TIME_SCALE");
-	long deadline = now_ms() + SNIFF_MS * (scale && atoi(scale) > 1 ?
-					       atoi(scale) : 1);
+	long deadline = now_ms() + SNIFF_MS * mrc_lib_time_scale();
 	const struct mrc_hdr *h;
 	static uint8_t f[70000];
 	const uint8_t *m;

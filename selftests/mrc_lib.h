@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers shared by the AF_MRC kselftests: the live family number and the
- * per-netns counters of /proc/net/mrc_stat.
+ * Helpers shared by the AF_MRC kselftests: the live family number, the
+ * time scale of timed steps and the per-netns counters of
+ * /proc/net/mrc_stat.
  */
 #ifndef MRC_SELFTEST_LIB_H
 #define MRC_SELFTEST_LIB_H
@@ -23,6 +24,14 @@ static inline int mrc_lib_family(void)
 		family = -1;
 	fclose(f);
 	return family;
+}
+
+/* MRC_TIME_SCALE: how much longer timed steps take (a debug kernel: 3). */
+static inline int mrc_lib_time_scale(void)
+{
+	const char *scale = getenv("MRC_TIME_SCALE");
+
+	return scale && atoi(scale) > 1 ? atoi(scale) : 1;
 }
 
 /* Value of counter @name in this netns's /proc/net/mrc_stat, or -1. */

@@ -68,14 +68,6 @@ static int enter_peer_ns(void)
 	return err;
 }
 
-/* MRC_TIME_SCALE: how much longer timed steps take (a debug kernel: 3). */
-static int time_scale(void)
-{
-	const char *scale = getenv("MRC_TIME_SCALE");
-
-	return scale && atoi(scale) > 1 ? atoi(scale) : 1;
-}
-
 /* SO_RCVBUF of the next server's listener (0: the default). */
 static int server_rcvbuf;
 
@@ -99,7 +91,7 @@ static pid_t start_server(int family, int type, int port, int count,
 	pid = fork();
 	if (pid)
 		goto parent;
-	alarm(60 * time_scale());
+	alarm(60 * mrc_lib_time_scale());
 	if (enter_peer_ns())
 		_exit(10);
 	fd = socket(family, type, 0);
@@ -287,7 +279,7 @@ static int serve_idle(int fd)
  */
 static int serve_until_gone(int fd)
 {
-	struct timeval tv = { .tv_sec = 10 * time_scale() };
+	struct timeval tv = { .tv_sec = 10 * mrc_lib_time_scale() };
 	char buf[256];
 
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)))
