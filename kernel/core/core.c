@@ -591,9 +591,29 @@ static int mrc_core_input_done(struct mrc_core *core, int reason)
 	} else {
 		core->stats.rx_pkts++;
 	}
-	if (core->state != MRC_CORE_ABORTED)
+	if (core->state != MRC_CORE_ABORTED && !core->in_batch)
 		mrc_core_rearm(core);
 	return reason;
+}
+
+void mrc_core_input_begin(struct mrc_core *core)
+{
+	mrc_clock_enter(core);
+	core->in_batch = true;
+}
+
+void mrc_core_input_end(struct mrc_core *core)
+{
+	bool sack = core->batch_sack;
+
+	core->in_batch = false;
+	core->batch_sack = false;
+	if (core->state != MRC_CORE_ABORTED && core->state != MRC_CORE_CLOSED) {
+		if (sack)
+			mrc_rcv_send_sack(core, core->batch_sack_plane, false);
+		mrc_core_rearm(core);
+	}
+	mrc_clock_leave(core);
 }
 
 int mrc_core_input(struct mrc_core *core, const struct mrc_pkt *pkt,

@@ -329,6 +329,10 @@ struct mrc_core {
 	u32			last_tsval;
 	u32			last_plane;
 	bool			last_ce;
+	/* an input batch: mrc_core_input_begin() to mrc_core_input_end() */
+	bool			in_batch;
+	bool			batch_sack;	/* a SACK due at its end */
+	u32			batch_sack_plane;
 
 	/* the clock of the current call into the core: mrc_now() */
 	u64			clock_us;

@@ -340,6 +340,17 @@ int mrc_core_accept(struct mrc_core *core, const struct mrc_pkt *syn,
 int mrc_core_input(struct mrc_core *core, const struct mrc_pkt *pkt,
 		   u32 plane, bool ce);
 /*
+ * mrc_core_input_begin - the mrc_core_input() calls until
+ * mrc_core_input_end() are one batch: packets that arrived together (one
+ * GSO or GRO skb). The batch reads the clock once, re-arms the timer once
+ * and sends at most one SACK for its DATA, at its end, answering its last
+ * DATA packet: a gap that opens or closes inside the batch is reported
+ * then, not packet by packet. Batches do not nest; nothing but
+ * mrc_core_input*() may be called inside one.
+ */
+void mrc_core_input_begin(struct mrc_core *core);
+void mrc_core_input_end(struct mrc_core *core);
+/*
  * mrc_core_input_trimmed - a DATA packet for this core whose payload a
  * switch trimmed off (parsed with mrc_wire_parse_trimmed()), received on
  * our plane @plane: answered with a NACK of reason MRC_NACK_TRIMMED (or

@@ -186,6 +186,7 @@ void mrc_rcv_send_sack(struct mrc_core *core, u32 plane, bool fin_ack)
 	core->unacked_pkts = 0;
 	core->ce_pending = 0;
 	core->ack_due_us = 0;
+	core->batch_sack = false;
 }
 
 static void mrc_rcv_send_nack(struct mrc_core *core,
@@ -337,13 +338,27 @@ static void mrc_rcv_note_trigger(struct mrc_core *core,
 		core->ce_pending++;
 }
 
+/*
+ * The DATA packet just noted asks for a SACK: now, or, inside an input
+ * batch, one at its end (mrc_core_input_end()) for all the batch brought.
+ */
+static void mrc_rcv_sack_due(struct mrc_core *core, u32 plane)
+{
+	if (!core->in_batch) {
+		mrc_rcv_send_sack(core, plane, false);
+		return;
+	}
+	core->batch_sack = true;
+	core->batch_sack_plane = plane;
+}
+
 /* A copy of data we hold: the SACK that said so may have been lost. */
 static void mrc_rcv_dup(struct mrc_core *core, const struct mrc_pkt *pkt,
 			u32 plane, bool ce)
 {
 	core->stats.dup_pkts++;
 	mrc_rcv_note_trigger(core, pkt, plane, ce);
-	mrc_rcv_send_sack(core, plane, false);
+	mrc_rcv_sack_due(core, plane);
 }
 
 int mrc_rcv_data(struct mrc_core *core, const struct mrc_pkt *pkt,
@@ -383,7 +398,7 @@ int mrc_rcv_data(struct mrc_core *core, const struct mrc_pkt *pkt,
 	now = ooo || ce || (pkt->flags & MRC_F_ACK_NOW) ||
 	      mrc_rcv_ooo(core) || core->unacked_pkts >= core->ack_every;
 	if (now)
-		mrc_rcv_send_sack(core, plane, false);
+		mrc_rcv_sack_due(core, plane);
 	else if (!core->ack_due_us)
 		core->ack_due_us = mrc_now(core) + core->ack_delay_us;
 	return MRC_DROP_NONE;

@@ -377,6 +377,26 @@ void Net::Deliver(const Flight& f) {
   if (reason != MRC_DROP_NONE) drops_by_reason[reason]++;
 }
 
+// `first` and every packet due for the same endpoint at the same time.
+void Net::DeliverBatch(const Flight& first, uint64_t at) {
+  Endpoint& dst = first.to == 0 ? a : b;
+  mrc_core* core = dst.core;
+  const uint64_t before = dst.clock_reads;
+  size_t n = 1;
+  mrc_core_input_begin(core);
+  Deliver(first);
+  while (!queue_.empty() && queue_.begin()->first.first == at && queue_.begin()->second.to == first.to) {
+    const Flight f = std::move(queue_.begin()->second);
+    queue_.erase(queue_.begin());
+    Deliver(f);
+    n++;
+  }
+  mrc_core_input_end(core);
+  dst.EndCall(before);
+  dst.ExpectNothingHeld();
+  rx_batch_sizes.push_back(n);
+}
+
 bool Net::Step(uint64_t until) {
   uint64_t t = UINT64_MAX;
   int which = -1;  // 0/1: timer of a/b, 2: packet
@@ -395,7 +415,10 @@ bool Net::Step(uint64_t until) {
   if (which == 2) {
     const Flight f = std::move(queue_.begin()->second);
     queue_.erase(queue_.begin());
-    Deliver(f);
+    if (rx_batch && (f.to == 0 ? a : b).core != nullptr)
+      DeliverBatch(f, t);
+    else
+      Deliver(f);
   } else {
     Endpoint& e = which == 0 ? a : b;
     e.timer_when = 0;

@@ -227,6 +227,11 @@ class Net {
   std::function<bool(int from, uint32_t plane, const mrc_pkt& pkt)> filter;
   uint64_t delivered = 0, dropped = 0, duplicated = 0;
   std::map<int, uint64_t> drops_by_reason;  // as returned by mrc_core_input
+  // Receive batches: packets that reach one endpoint at the same fake
+  // time go to its core as one batch (mrc_core_input_begin()/_end()),
+  // as the kernel hands it a GSO or GRO skb's packets.
+  bool rx_batch = false;
+  std::vector<size_t> rx_batch_sizes;  // packets of each batch
 
   Endpoint& Peer(int id) { return id == 0 ? b : a; }
 
@@ -292,6 +297,7 @@ class Net {
     Bytes bytes;
   };
   void Deliver(const Flight& f);
+  void DeliverBatch(const Flight& first, uint64_t at);
   void Enqueue(int to, uint32_t plane, bool ce, Bytes bytes, uint64_t delay);
 
   std::array<mrc_core_env, 2> envs_{mrc_core_env{&Endpoint::kOps, &a},
