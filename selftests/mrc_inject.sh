@@ -178,6 +178,15 @@ step() {
 	steps+=("$*")
 }
 
+# After a failed step: host $1's connection $2, its EVs' states and
+# packets sent by plane (a sniffer that saw nothing of a plane's traffic
+# asks whether the sender used that plane at all).
+paths_said() {
+	topo_exec "$1" "$MRCCTL" -j path show conn "$2" 2> /dev/null |
+		jq -r 'group_by(.plane)[] | "# \($h) plane \(.[0].plane): states \([.[].state] | group_by(.) | map("\(.[0]) \(length)") | join(", ")), TxPkts \([.[].stats.TxPkts] | add)"' --arg h "$1" ||
+		echo "# $1: no path dump of connection $2"
+}
+
 # Run the steps at host $1's connection: mrc_inject runs in the other
 # host's namespace and watches the target's counters and connection; one
 # TAP line per mode of each step.
@@ -202,6 +211,7 @@ inject() {
 			mrc_lib_ok "$name"
 		elif [ -n "$verdict" ]; then
 			mrc_lib_fail "$name" "$why"
+			paths_said "$peer" "$pid"
 		fi
 	done <<< "$out"
 	echo "# $h: $((SECONDS - t)) s"
