@@ -62,7 +62,8 @@ FIXTURE_TEARDOWN(mrc_module)
 		EXPECT_EQ(0, mrc_load(""));
 }
 
-TEST_F(mrc_module, load_unload_loop)
+/* 30 rounds: about a second each on a debug kernel, past the default 30 s. */
+TEST_F_TIMEOUT(mrc_module, load_unload_loop, 300)
 {
 	int i, fd;
 
