@@ -183,7 +183,7 @@ step() {
 # asks whether the sender used that plane at all).
 paths_said() {
 	topo_exec "$1" "$MRCCTL" -j path show conn "$2" 2> /dev/null |
-		jq -r 'group_by(.plane)[] | "# \($h) plane \(.[0].plane): states \([.[].state] | group_by(.) | map("\(.[0]) \(length)") | join(", ")), TxPkts \([.[].stats.TxPkts] | add)"' --arg h "$1" ||
+		jq -r 'group_by(.plane)[] | "# \($h) plane \(.[0].plane): states \([.[].state] | group_by(.) | map("\(.[0]) \(length)") | join(", ")), TxPkts \([.[].stats.TxPkts // 0] | add)"' --arg h "$1" ||
 		echo "# $1: no path dump of connection $2"
 }
 
