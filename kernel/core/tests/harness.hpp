@@ -309,6 +309,18 @@ class Net {
 
 constexpr uint64_t kSec = 1000000;
 
+// Both ends send 1 MiB to each other by reference, in trains of `train`
+// packets that go out as batches, over `nplanes` planes.
+inline void SetupTwoWayTrains(Net& net, uint32_t nplanes, uint32_t train) {
+  net.Setup(nplanes);
+  for (Endpoint* e : {&net.a, &net.b}) {
+    e->cfg.train_pkts = train;
+    e->batch = true;
+    e->zero_copy = true;
+    e->to_send = 1 << 20;
+  }
+}
+
 // Connects a to b; fails the test unless both are established within 1 s.
 inline void Establish(Net& net) {
   net.Connect();

@@ -64,13 +64,7 @@ TEST(RxBatch, GapInsideABatchIsReportedAtItsEnd) {
 // byte arrives intact and every handle goes back.
 TEST(RxBatch, LossyTransferBothWaysIsIntact) {
   Net net(6);
-  net.Setup(2);
-  for (Endpoint* e : {&net.a, &net.b}) {
-    e->cfg.train_pkts = 16;
-    e->batch = true;
-    e->zero_copy = true;
-    e->to_send = 1 << 20;
-  }
+  SetupTwoWayTrains(net, 2, 16);
   net.b.seed = 2;
   net.planes.at(0).loss = 0.01;
   net.planes.at(1).dup = 0.02;

@@ -163,13 +163,7 @@ TEST(Train, FirstTransmissionsRideOneEvInTrains) {
 // A train stops at an EV that stopped being good, and loses nothing.
 TEST(Train, TrainsSurviveDeadEvsAndLoss) {
   Net net(9);
-  net.Setup(2);
-  for (Endpoint* e : {&net.a, &net.b}) {
-    e->cfg.train_pkts = 16;
-    e->batch = true;
-    e->zero_copy = true;
-    e->to_send = 1 << 20;
-  }
+  SetupTwoWayTrains(net, 2, 16);
   net.planes.at(0).loss = 0.01;
   Establish(net);
   for (uint32_t i = 0; i < 8; i++) net.planes.at(1).blackhole_evs.insert(net.a.Ev(2 * i + 1).value);
