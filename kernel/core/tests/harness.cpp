@@ -385,7 +385,8 @@ void Net::DeliverBatch(const Flight& first, uint64_t at) {
   size_t n = 1;
   mrc_core_input_begin(core);
   Deliver(first);
-  while (!queue_.empty() && queue_.begin()->first.first == at && queue_.begin()->second.to == first.to) {
+  while (!queue_.empty() && queue_.begin()->first.first == at &&
+         queue_.begin()->second.to == first.to) {
     const Flight f = std::move(queue_.begin()->second);
     queue_.erase(queue_.begin());
     Deliver(f);

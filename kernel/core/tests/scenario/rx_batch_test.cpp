@@ -34,7 +34,8 @@ TEST(RxBatch, OneSackPerBatch) {
   // Per packet: a SACK every 4 DATA and at each burst's tail; batched:
   // at most one a batch.
   EXPECT_LE(sacks_batched, batched.rx_batch_sizes.size());
-  EXPECT_LT(sacks_batched * 10, sacks_per_pkt) << sacks_batched << " SACKs batched, " << sacks_per_pkt << " per packet";
+  EXPECT_LT(sacks_batched * 10, sacks_per_pkt)
+      << sacks_batched << " SACKs batched, " << sacks_per_pkt << " per packet";
 }
 
 // A packet lost inside a train: the batch's one SACK shows the gap, and
