@@ -821,8 +821,13 @@ u32 mrc_core_peer_service_port(const struct mrc_core *core)
 
 size_t mrc_core_mem_bytes(const struct mrc_core *core)
 {
-	return sizeof(*core) + (size_t)core->nevs * sizeof(*core->evs) +
-	       mrc_snd_mem_bytes(core) + mrc_rcv_mem_bytes(core);
+	size_t evs = 0;
+
+	if (core->evs)
+		evs = (size_t)core->nevs * sizeof(*core->evs) +
+		      (size_t)(core->ev_hash_mask + 1) * sizeof(*core->ev_hash);
+	return sizeof(*core) + evs + mrc_snd_mem_bytes(core) +
+	       mrc_rcv_mem_bytes(core);
 }
 
 void mrc_core_get_stats(const struct mrc_core *core,

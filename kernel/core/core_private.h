@@ -31,7 +31,7 @@ extern "C" {
 #define MRC_CORE_MAX_BACKOFF		16
 /* Send ring: at most this many segments queued (pointer ring <= 64 KiB). */
 #define MRC_CORE_MAX_SEGS		8192
-/* Receive window in PSNs (pointer ring <= 64 KiB). */
+/* Receive window in PSNs (a ring of MRC_RQ_CHUNKS chunks of slots). */
 #define MRC_CORE_MAX_RCV_WIN		8192
 #define MRC_CORE_MIN_RCV_WIN		256
 /* Slots both rings start with (one SACK bitmap); they double on demand. */
@@ -113,16 +113,32 @@ struct mrc_seg {
 };
 
 /*
- * One received segment held for in-order delivery: a copy after the
- * struct (@ref NULL), or the environment's packet (@ref from rx_take(),
- * @data NULL).
+ * One slot of the receive ring: the segment held at its PSN for in-order
+ * delivery, in the slot itself so that a received packet costs the core
+ * no allocation. @ptr is the environment's packet (MRC_RSLOT_REF, from
+ * rx_take()) or a copy of the payload (MRC_RSLOT_COPY; NULL for an empty
+ * payload). An empty slot is all zero.
  */
-struct mrc_rseg {
-	u32	len;
-	u8	flags;
-	u8	*data;
-	void	*ref;
+enum mrc_rslot_state {
+	MRC_RSLOT_EMPTY,
+	MRC_RSLOT_COPY,
+	MRC_RSLOT_REF,
 };
+
+struct mrc_rslot {
+	void	*ptr;
+	u32	len;
+	u8	flags;		/* MRC_F_SOM / MRC_F_EOM */
+	u8	state;		/* enum mrc_rslot_state */
+};
+
+/*
+ * The receive ring is cut in chunks of at most MRC_CORE_MAX_ALLOC bytes:
+ * a window of MRC_CORE_MAX_RCV_WIN slots takes MRC_RQ_CHUNKS of them.
+ */
+#define MRC_RQ_CHUNK_SLOTS	(MRC_CORE_MAX_ALLOC / sizeof(struct mrc_rslot))
+#define MRC_RQ_CHUNKS		\
+	((MRC_CORE_MAX_RCV_WIN + MRC_RQ_CHUNK_SLOTS - 1) / MRC_RQ_CHUNK_SLOTS)
 
 struct mrc_seg_list {
 	struct mrc_seg	*head;		/* oldest */
@@ -231,6 +247,13 @@ struct mrc_core {
 	/* EVs */
 	struct mrc_ev		*evs;
 	u32			nevs;
+	/*
+	 * EVs by value: open addressing, EV index + 1 in each used slot
+	 * (0: empty), at least twice as many slots as EVs, allocated with
+	 * and after the EV array; filled at create (EV values never change).
+	 */
+	u16			*ev_hash;
+	u32			ev_hash_mask;
 	u32			ev_min_active;
 	u32			ev_rr;		/* fallback round-robin cursor */
 	u32			evs_bad;	/* ASSUMED_BAD count */
@@ -240,23 +263,25 @@ struct mrc_core {
 	u32			probe_seq;
 
 	/*
-	 * The rings, sq and rq: segment pointers indexed by PSN & mask. Each
-	 * starts with MRC_CORE_MIN_RING slots, so an idle connection holds
-	 * little, and doubles in the call that needs the room (sq: queueing
-	 * a segment, mrc_snd_reserve(); rq: DATA inside the window but past
-	 * the ring, mrc_rcv_grow()) up to sq_cap / rq_cap, the size fixed at
-	 * create from sndbuf / rcvbuf. Windows and send space are reckoned
-	 * against the caps, never against the current size. A grow moves
-	 * every live PSN to psn & new_mask: the live span (snd_una..snd_end,
-	 * rcv_dlv..rcv_dlv + rq_mask) is no wider than the old ring, so no
-	 * two collide. A failed grow is "no room now": send space waits for
-	 * the allocation retry; the DATA is dropped with a NO_BUFFER NACK.
+	 * The rings, sq and rq, indexed by PSN & mask: sq holds segment
+	 * pointers, rq the held segments themselves (struct mrc_rslot, in
+	 * chunks: mrc_rcv_slot()). Each starts with MRC_CORE_MIN_RING
+	 * slots, so an idle connection holds little, and doubles in the call
+	 * that needs the room (sq: queueing a segment, mrc_snd_reserve();
+	 * rq: DATA inside the window but past the ring, mrc_rcv_grow()) up
+	 * to sq_cap / rq_cap, the size fixed at create from sndbuf /
+	 * rcvbuf. Windows and send space are reckoned against the caps,
+	 * never against the current size. A grow moves every live PSN to
+	 * psn & new_mask: the live span (snd_una..snd_end, rcv_dlv..rcv_dlv
+	 * + rq_mask) is no wider than the old ring, so no two collide. A
+	 * failed grow is "no room now": send space waits for the allocation
+	 * retry; the DATA is dropped with a NO_BUFFER NACK.
 	 * Rings never shrink. Lifetime and locking: created in
 	 * mrc_core_create(), replaced only by a grow, freed in
 	 * mrc_core_destroy(); like every field, touched only inside the
 	 * mrc_core_*() calls the caller serialises (mrc.ko: the connection
 	 * lock), and nothing keeps a pointer into a ring across a grow (the
-	 * segments themselves never move).
+	 * send segments themselves never move; a receive slot does).
 	 */
 
 	/* send side */
@@ -307,7 +332,7 @@ struct mrc_core {
 	struct mrc_nscc		cc;
 
 	/* receive side */
-	struct mrc_rseg		**rq;		/* ring by PSN */
+	struct mrc_rslot	*rq[MRC_RQ_CHUNKS];	/* ring by PSN */
 	u32			rq_mask;	/* current slots - 1 */
 	u32			rq_cap;		/* slots it may grow to: window */
 	u32			peer_isn;

@@ -31,52 +31,77 @@
 #define MRC_EV_VALUE_MIN	1024u
 #define MRC_EV_VALUE_SPAN	(65536u - MRC_EV_VALUE_MIN)
 
-static bool mrc_ev_taken(const struct mrc_core *core, u32 n, u16 v)
+/* Slots of the by-value table for @nevs EVs: a power of two >= 2 x. */
+static u32 mrc_ev_hash_slots(u32 nevs)
 {
-	u32 i;
+	u32 n = 2;
 
-	for (i = 0; i < n; i++)
-		if (core->evs[i].value == v)
-			return true;
-	return false;
+	while (n < 2 * nevs)
+		n <<= 1;
+	return n;
 }
 
-static u16 mrc_ev_random_value(struct mrc_core *core, u32 n)
+/* Multiplicative hashing: the product's middle bits mix every value bit. */
+static u32 mrc_ev_hash(const struct mrc_core *core, u32 value)
+{
+	return ((value * 0x9e3779b1u) >> 16) & core->ev_hash_mask;
+}
+
+/* EV @idx into the by-value table, unless its value is there already. */
+static void mrc_ev_hash_add(struct mrc_core *core, u32 idx)
+{
+	u32 value = core->evs[idx].value, h = mrc_ev_hash(core, value);
+
+	while (core->ev_hash[h]) {
+		if (core->evs[core->ev_hash[h] - 1].value == value)
+			return;
+		h = (h + 1) & core->ev_hash_mask;
+	}
+	core->ev_hash[h] = (u16)(idx + 1);
+}
+
+static u16 mrc_ev_random_value(struct mrc_core *core)
 {
 	u32 tries, v = 0;
 
 	for (tries = 0; tries < 8; tries++) {
 		v = MRC_EV_VALUE_MIN +
 		    core->env.ops->random(core->env.ctx) % MRC_EV_VALUE_SPAN;
-		if (!mrc_ev_taken(core, n, (u16)v))
+		if (mrc_ev_find(core, v) < 0)
 			return (u16)v;
 	}
 	/* Unlucky: walk to the next free value (at most 256 are taken). */
-	while (mrc_ev_taken(core, n, (u16)v))
+	while (mrc_ev_find(core, v) >= 0)
 		v = v + 1 > 0xffff ? MRC_EV_VALUE_MIN : v + 1;
 	return (u16)v;
 }
 
 int mrc_ev_init(struct mrc_core *core, const struct mrc_core_cfg *cfg)
 {
-	u32 n = cfg->ev_count, i;
+	u32 n = cfg->ev_count, i, slots;
+	size_t size;
 
 	if (!n)
 		n = cfg->evs && cfg->nevs ? cfg->nevs : MRC_CORE_DEFAULT_EVS;
 	if (cfg->evs && cfg->nevs && n > cfg->nevs)
 		n = cfg->nevs;
 	n = mrc_min(n, MRC_CORE_MAX_EVS);
-	core->evs = mrc_alloc(core, n * sizeof(*core->evs));
+	slots = mrc_ev_hash_slots(n);
+	size = n * sizeof(*core->evs) + slots * sizeof(*core->ev_hash);
+	core->evs = mrc_alloc(core, size);
 	if (!core->evs)
 		return -ENOMEM;
-	memset(core->evs, 0, n * sizeof(*core->evs));
+	memset(core->evs, 0, size);
+	core->ev_hash = (u16 *)(core->evs + n);
+	core->ev_hash_mask = slots - 1;
 	core->nevs = n;
 	for (i = 0; i < n; i++) {
 		core->evs[i].value = cfg->evs && cfg->nevs ? cfg->evs[i] :
-				     mrc_ev_random_value(core, i);
+				     mrc_ev_random_value(core);
 		core->evs[i].state = MRC_EV_GOOD;
 		core->evs[i].weight = MRC_EV_WEIGHT_FULL;
 		core->evs[i].plane = (u8)core->syn_plane;
+		mrc_ev_hash_add(core, i);
 	}
 	core->ev_min_active = cfg->ev_min_active ? cfg->ev_min_active : n / 4;
 	core->ev_min_active = mrc_min(core->ev_min_active, n);
@@ -98,13 +123,17 @@ void mrc_ev_assign_planes(struct mrc_core *core)
 		core->evs[i].plane = ids[i % n];
 }
 
+/* The EV of @value (a SACK's or NACK's echo): index or -1. */
 int mrc_ev_find(const struct mrc_core *core, u32 value)
 {
-	u32 i;
+	u32 h = mrc_ev_hash(core, value), idx;
 
-	for (i = 0; i < core->nevs; i++)
-		if (core->evs[i].value == value)
-			return (int)i;
+	while (core->ev_hash[h]) {
+		idx = core->ev_hash[h] - 1u;
+		if (core->evs[idx].value == value)
+			return (int)idx;
+		h = (h + 1) & core->ev_hash_mask;
+	}
 	return -1;
 }
 

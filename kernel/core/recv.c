@@ -14,23 +14,63 @@
  */
 #include "core_private.h"
 
+/* The slot of @psn in a ring of @mask + 1 slots cut in chunks. */
+static struct mrc_rslot *mrc_rq_at(struct mrc_rslot *const *rq, u32 mask,
+				   u32 psn)
+{
+	u32 i = psn & mask;
+
+	return &rq[i / MRC_RQ_CHUNK_SLOTS][i % MRC_RQ_CHUNK_SLOTS];
+}
+
+/* The slot of @psn, which lies in rcv_dlv + [0, rq_mask]. */
+static struct mrc_rslot *mrc_rcv_slot(const struct mrc_core *core, u32 psn)
+{
+	return mrc_rq_at(core->rq, core->rq_mask, psn);
+}
+
+static void mrc_rq_free(struct mrc_core *core, struct mrc_rslot **rq)
+{
+	u32 i;
+
+	for (i = 0; i < MRC_RQ_CHUNKS; i++) {
+		mrc_free(core, rq[i]);
+		rq[i] = NULL;
+	}
+}
+
+/* A zeroed ring of @size slots (a power of two, <= MRC_CORE_MAX_RCV_WIN). */
+static int mrc_rq_alloc(struct mrc_core *core, struct mrc_rslot **rq,
+			u32 size)
+{
+	u32 chunk = mrc_min(size, MRC_RQ_CHUNK_SLOTS), i;
+
+	for (i = 0; i < MRC_RQ_CHUNKS; i++)
+		rq[i] = NULL;
+	for (i = 0; i < size / chunk; i++) {
+		rq[i] = mrc_alloc(core, chunk * sizeof(**rq));
+		if (!rq[i]) {
+			mrc_rq_free(core, rq);
+			return -ENOMEM;
+		}
+		memset(rq[i], 0, chunk * sizeof(**rq));
+	}
+	return 0;
+}
+
 /*
  * The PSN window, rq_cap, is what rcvbuf may need; the ring starts small
  * and grows into it (see struct mrc_core).
  */
 int mrc_rcv_init(struct mrc_core *core)
 {
-	u32 cap = MRC_CORE_MIN_RCV_WIN, size = MRC_CORE_MIN_RING;
+	u32 cap = MRC_CORE_MIN_RCV_WIN;
 
 	while (cap < MRC_CORE_MAX_RCV_WIN && cap < core->rcvbuf / core->mss * 2)
 		cap <<= 1;
 	core->rq_cap = cap;
-	core->rq = mrc_alloc(core, size * sizeof(*core->rq));
-	if (!core->rq)
-		return -ENOMEM;
-	memset(core->rq, 0, size * sizeof(*core->rq));
-	core->rq_mask = size - 1;
-	return 0;
+	core->rq_mask = MRC_CORE_MIN_RING - 1;
+	return mrc_rq_alloc(core, core->rq, MRC_CORE_MIN_RING);
 }
 
 /*
@@ -41,55 +81,53 @@ int mrc_rcv_init(struct mrc_core *core)
  */
 static int mrc_rcv_grow(struct mrc_core *core, u32 need)
 {
+	struct mrc_rslot *rq[MRC_RQ_CHUNKS];
 	u32 size = core->rq_mask + 1, i, psn;
-	struct mrc_rseg **rq;
 
 	if (WARN_ON_ONCE(need > core->rq_cap))
 		return -ENOSPC;
 	while (size < need)
 		size <<= 1;
-	rq = mrc_alloc(core, size * sizeof(*rq));
-	if (!rq)
+	if (mrc_rq_alloc(core, rq, size))
 		return -ENOMEM;
-	memset(rq, 0, size * sizeof(*rq));
 	for (i = 0; i <= core->rq_mask; i++) {
 		psn = mrc_psn_add(core, core->rcv_dlv, i);
-		rq[psn & (size - 1)] = core->rq[psn & core->rq_mask];
+		*mrc_rq_at(rq, size - 1, psn) = *mrc_rcv_slot(core, psn);
 	}
-	mrc_free(core, core->rq);
-	core->rq = rq;
+	mrc_rq_free(core, core->rq);
+	memcpy(core->rq, rq, sizeof(rq));
 	core->rq_mask = size - 1;
 	return 0;
 }
 
-/* Free a held segment, and the environment's packet it kept. */
-static void mrc_rseg_free(struct mrc_core *core, struct mrc_rseg *r)
+/* Empty a slot, freeing the copy or the environment's packet it held. */
+static void mrc_rslot_clear(struct mrc_core *core, struct mrc_rslot *s)
 {
-	if (r && r->ref)
-		core->env.ops->rx_free(core->env.ctx, r->ref);
-	mrc_free(core, r);
+	if (s->state == MRC_RSLOT_REF)
+		core->env.ops->rx_free(core->env.ctx, s->ptr);
+	else
+		mrc_free(core, s->ptr);
+	memset(s, 0, sizeof(*s));
 }
 
 void mrc_rcv_destroy(struct mrc_core *core)
 {
 	u32 i;
 
-	if (!core->rq)
+	if (!core->rq[0])
 		return;
 	for (i = 0; i <= core->rq_mask; i++)
-		mrc_rseg_free(core, core->rq[i]);
-	mrc_free(core, core->rq);
-	core->rq = NULL;
+		mrc_rslot_clear(core, mrc_rq_at(core->rq, core->rq_mask, i));
+	mrc_rq_free(core, core->rq);
 }
 
 /*
- * Bytes the receive side holds: the ring and every held segment, with
- * the copied payloads (not the packets kept with rx_take()).
+ * Bytes the receive side holds: the ring (whose slots are the held
+ * segments) and the copied payloads (not the packets kept with rx_take()).
  */
 size_t mrc_rcv_mem_bytes(const struct mrc_core *core)
 {
-	return ((size_t)core->rq_mask + 1) * sizeof(*core->rq) +
-	       (size_t)core->held_pkts * sizeof(struct mrc_rseg) +
+	return ((size_t)core->rq_mask + 1) * sizeof(struct mrc_rslot) +
 	       core->held_bytes - core->held_ref_bytes;
 }
 
@@ -123,7 +161,7 @@ static bool mrc_rcv_held(const struct mrc_core *core, u32 psn)
 	s32 d = mrc_diff(core, core->rcv_dlv, psn);
 
 	return d >= 0 && d <= (s32)core->rq_mask &&
-	       core->rq[psn & core->rq_mask];
+	       mrc_rcv_slot(core, psn)->state != MRC_RSLOT_EMPTY;
 }
 
 static u64 mrc_rcv_bitmap(const struct mrc_core *core, u32 base)
@@ -208,26 +246,32 @@ static void mrc_rcv_send_nack(struct mrc_core *core,
 
 void mrc_rcv_deliver(struct mrc_core *core)
 {
-	struct mrc_rseg *r;
-	u32 slot, flags;
+	static const u8 empty[1];	/* an empty payload's copy */
+	const void *data;
+	struct mrc_rslot *s;
+	bool ref;
+	u32 flags;
 
 	while (core->rcv_dlv != core->rcv_nxt) {
-		slot = core->rcv_dlv & core->rq_mask;
-		r = core->rq[slot];
+		s = mrc_rcv_slot(core, core->rcv_dlv);
+		ref = s->state == MRC_RSLOT_REF;
 		flags = core->sock_type == MRC_SYN_SEQPACKET ?
-			r->flags & (MRC_F_SOM | MRC_F_EOM) : 0;
-		if (core->env.ops->deliver(core->env.ctx, r->data, r->len,
-					   flags, r->ref) < 0)
+			s->flags & (MRC_F_SOM | MRC_F_EOM) : 0;
+		data = ref ? NULL : s->ptr ? s->ptr : empty;
+		if (core->env.ops->deliver(core->env.ctx, data, s->len, flags,
+					   ref ? s->ptr : NULL) < 0)
 			break;
-		core->stats.delivered_bytes += r->len;
-		core->app_free = core->app_free > r->len ?
-				 core->app_free - r->len : 0;
-		core->held_bytes -= r->len;
-		if (r->ref)
-			core->held_ref_bytes -= r->len;
+		core->stats.delivered_bytes += s->len;
+		core->app_free = core->app_free > s->len ?
+				 core->app_free - s->len : 0;
+		core->held_bytes -= s->len;
 		core->held_pkts--;
-		core->rq[slot] = NULL;
-		mrc_free(core, r);	/* r->ref is the environment's now */
+		if (ref) {
+			core->held_ref_bytes -= s->len;
+			memset(s, 0, sizeof(*s));	/* the environment's now */
+		} else {
+			mrc_rslot_clear(core, s);
+		}
 		core->rcv_dlv = mrc_psn_add(core, core->rcv_dlv, 1);
 	}
 	if (core->peer_fin && !core->peer_fin_noted &&
@@ -272,38 +316,41 @@ static int mrc_rcv_place(struct mrc_core *core, const struct mrc_pkt *pkt,
 	u32 psn = pkt->data.psn, len = pkt->payload_len;
 	u32 off = (u32)mrc_diff(core, core->rcv_dlv, psn);
 	bool take = pkt->buf && core->env.ops->rx_take;
-	struct mrc_rseg *r;
+	void *copy = NULL;
+	struct mrc_rslot *s;
+	bool ok;
 
 	if (off >= core->rq_cap) {
 		mrc_rcv_send_nack(core, pkt, plane,
 				  MRC_NACK_PSN_OUT_OF_WINDOW);
 		return MRC_DROP_PSN_WINDOW;
 	}
-	if (off <= core->rq_mask && core->rq[psn & core->rq_mask])
+	if (mrc_rcv_held(core, psn))
 		return MRC_DROP_DUPLICATE;
-	if (!mrc_rcv_fits(core, psn, len) || (!take && !pkt->payload))
-		r = NULL;
-	else if (off > core->rq_mask && mrc_rcv_grow(core, off + 1))
-		r = NULL;
-	else
-		r = mrc_alloc(core, sizeof(*r) + (take ? 0 : len));
-	if (!r) {
+	ok = mrc_rcv_fits(core, psn, len) && (take || pkt->payload) &&
+	     (off <= core->rq_mask || !mrc_rcv_grow(core, off + 1));
+	if (ok && !take && len) {
+		copy = mrc_alloc(core, len);
+		ok = !!copy;
+	}
+	if (!ok) {
 		mrc_rcv_send_nack(core, pkt, plane, MRC_NACK_NO_BUFFER);
 		return MRC_DROP_NO_BUFFER;
 	}
-	r->len = len;
-	r->flags = pkt->flags & (MRC_F_SOM | MRC_F_EOM);
+	s = mrc_rcv_slot(core, psn);
+	s->len = len;
+	s->flags = pkt->flags & (MRC_F_SOM | MRC_F_EOM);
 	if (take) {
 		/* zero copy: the packet itself is the segment's storage */
-		r->data = NULL;
-		r->ref = core->env.ops->rx_take(core->env.ctx, pkt);
+		s->state = MRC_RSLOT_REF;
+		s->ptr = core->env.ops->rx_take(core->env.ctx, pkt);
 		core->held_ref_bytes += len;
 	} else {
-		r->data = (u8 *)(r + 1);
-		r->ref = NULL;
-		memcpy(r->data, pkt->payload, len);
+		s->state = MRC_RSLOT_COPY;
+		s->ptr = copy;
+		if (len)
+			memcpy(copy, pkt->payload, len);
 	}
-	core->rq[psn & core->rq_mask] = r;
 	core->held_bytes += len;
 	core->held_pkts++;
 	return MRC_DROP_NONE;
@@ -312,14 +359,14 @@ static int mrc_rcv_place(struct mrc_core *core, const struct mrc_pkt *pkt,
 /* Advance cum_psn over what is now contiguous (never past the ring). */
 static void mrc_rcv_advance(struct mrc_core *core)
 {
-	struct mrc_rseg *r;
+	struct mrc_rslot *s;
 
 	while (mrc_diff(core, core->rcv_dlv, core->rcv_nxt) <=
 	       (s32)core->rq_mask) {
-		r = core->rq[core->rcv_nxt & core->rq_mask];
-		if (!r)
+		s = mrc_rcv_slot(core, core->rcv_nxt);
+		if (s->state == MRC_RSLOT_EMPTY)
 			break;
-		core->rcv_in_order += r->len;
+		core->rcv_in_order += s->len;
 		core->rcv_nxt = mrc_psn_add(core, core->rcv_nxt, 1);
 	}
 }

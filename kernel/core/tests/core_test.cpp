@@ -66,6 +66,39 @@ TEST(CoreConn, ExplicitEvValues) {
   }
 }
 
+// Random EV values are distinct source ports, each found from its value
+// (a SACK's echo) by the by-value table; so are values a profile gives,
+// and a value that is no EV's is not found.
+TEST(CoreConn, EvValuesAreDistinctAndFound) {
+  Net net;
+  net.Setup(2);
+  net.a.cfg.ev_count = MRC_CORE_MAX_EVS;
+  std::array<uint16_t, 4> given = {0x1302, 0x1300, 5000, 0xffff};
+  net.b.cfg.evs = given.data();
+  net.b.cfg.nevs = static_cast<uint32_t>(given.size());
+  net.Connect();
+  ASSERT_TRUE(net.RunUntil([&] { return net.Established(); }, net.now + kSec));
+  std::set<uint32_t> values;
+  ASSERT_EQ(mrc_core_ev_count(net.a.core), static_cast<uint32_t>(MRC_CORE_MAX_EVS));
+  for (uint32_t i = 0; i < MRC_CORE_MAX_EVS; i++) {
+    const uint32_t v = net.a.Ev(i).value;
+    EXPECT_GE(v, 1024U);
+    EXPECT_LE(v, 0xffffU);
+    EXPECT_TRUE(values.insert(v).second) << "value " << v << " twice";
+    EXPECT_EQ(mrc_ev_find(net.a.core, v), static_cast<int>(i));
+  }
+  for (uint32_t i = 0; i < given.size(); i++) {
+    EXPECT_EQ(mrc_ev_find(net.b.core, given.at(i)), static_cast<int>(i));
+  }
+  EXPECT_EQ(mrc_ev_find(net.b.core, 0x1303), -1);
+  EXPECT_EQ(mrc_ev_find(net.b.core, 0x11302), -1);
+  EXPECT_GT(net.b.core->ev_hash_mask + 1, 2 * given.size() - 1);
+  // Both ends move data over the EVs they know.
+  net.a.to_send = 64 * 1400;
+  net.b.to_send = 64 * 1400;
+  ASSERT_TRUE(DrainBoth(net, 10 * kSec));
+}
+
 TEST(CoreConn, LostSynIsRetried) {
   Net net;
   net.Setup(2);

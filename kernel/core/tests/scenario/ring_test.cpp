@@ -25,9 +25,16 @@ uint32_t RqSlots(const mrc_core* c) { return c->rq_mask + 1; }
 // of a 1400-byte MSS never are).
 bool IsRingGrowth(size_t size) { return size >= 128 * sizeof(void*) && (size & (size - 1)) == 0; }
 
-// What an idle core holds: itself, its EVs and two minimal rings.
+// The rings' bytes: sq holds pointers, rq the held segments' slots.
+size_t RingBytes(uint32_t sq_slots, uint32_t rq_slots) {
+  return sq_slots * sizeof(void*) + rq_slots * sizeof(mrc_rslot);
+}
+
+// What an idle core holds: itself, its EVs with their by-value table and
+// two minimal rings.
 size_t IdleBytes(const mrc_core* c) {
-  return sizeof(mrc_core) + c->nevs * sizeof(mrc_ev) + 2 * kMinRing * sizeof(void*);
+  const size_t evs = c->nevs * sizeof(mrc_ev) + (c->ev_hash_mask + 1) * sizeof(*c->ev_hash);
+  return sizeof(mrc_core) + evs + RingBytes(kMinRing, kMinRing);
 }
 
 void SetBuffers(Net& net, uint32_t bytes) {
@@ -86,9 +93,8 @@ TEST(CoreRing, IdleConnectionHoldsSmallRings) {
     EXPECT_EQ(c->rq_cap, static_cast<uint32_t>(MRC_CORE_MAX_RCV_WIN));
     EXPECT_EQ(mrc_core_mem_bytes(c), e->live_bytes);
     EXPECT_EQ(mrc_core_mem_bytes(c), IdleBytes(c));
-    // 2 x 64 KiB of rings before; the rings are now 1 KiB.
-    EXPECT_LT(mrc_core_mem_bytes(c) + 120 * 1024,
-              IdleBytes(c) + (c->sq_cap + c->rq_cap) * sizeof(void*));
+    // 64 + 128 KiB of rings at full size; idle, 1.5 KiB.
+    EXPECT_LT(mrc_core_mem_bytes(c) + 180 * 1024, IdleBytes(c) + RingBytes(c->sq_cap, c->rq_cap));
   }
 }
 
@@ -286,8 +292,8 @@ TEST_P(CoreRingGrowth, TransferGrowsRingsByteExact) {
   EXPECT_LE(RqSlots(b), b->rq_cap);
   EXPECT_EQ(net.b.Stats().drops[MRC_DROP_PSN_WINDOW], 0U);
   EXPECT_EQ(net.b.Stats().drops[MRC_DROP_NO_BUFFER], 0U);
-  const size_t rings = (SqSlots(a) + RqSlots(a)) * sizeof(void*);
-  EXPECT_EQ(mrc_core_mem_bytes(a), IdleBytes(a) - 2 * kMinRing * sizeof(void*) + rings);
+  EXPECT_EQ(mrc_core_mem_bytes(a),
+            IdleBytes(a) - RingBytes(kMinRing, kMinRing) + RingBytes(SqSlots(a), RqSlots(a)));
 }
 
 INSTANTIATE_TEST_SUITE_P(Fabrics, CoreRingGrowth,
