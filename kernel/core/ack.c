@@ -356,6 +356,28 @@ int mrc_ack_sack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 	return MRC_DROP_NONE;
 }
 
+/*
+ * A NACK of @seg names the gap its peer waits for (@cum_psn). If the
+ * gap's last transmission went out before @seg's, which arrived, and the
+ * reorder wait has passed since, that transmission is lost. A peer whose
+ * buffer is full of data held past the gap refuses every segment but
+ * the gap (NO_BUFFER) and acknowledges nothing, so neither RACK nor a
+ * SACK would ever find a lost retransmission of the gap: only RTOs, one
+ * segment in flight each, backing off (2 s for a 350 us transfer in
+ * mrc-netsim's link-flap, seed 4).
+ */
+static void mrc_ack_nack_gap(struct mrc_core *core, const struct mrc_seg *seg,
+			     u32 cum_psn)
+{
+	struct mrc_seg *gap = mrc_ack_unacked(core, cum_psn);
+
+	if (!gap || gap == seg || gap->state != MRC_SEG_INFLIGHT ||
+	    (s32)(seg->tx_seq - gap->tx_seq) <= 0)
+		return;
+	if (mrc_now(core) >= gap->sent_us + mrc_ack_reorder_wait(core, gap))
+		mrc_snd_mark_lost(core, gap, 0);
+}
+
 /* A NACK loses its PSN at once; the reason says what else to learn. */
 int mrc_ack_nack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 {
@@ -385,6 +407,7 @@ int mrc_ack_nack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 	seg = mrc_ack_unacked(core, n->psn);
 	if (!seg || seg->state != MRC_SEG_INFLIGHT)
 		return MRC_DROP_NONE;
+	mrc_ack_nack_gap(core, seg, n->cum_psn);
 	switch (n->reason) {
 	case MRC_NACK_TRIMMED:
 		if (idx >= 0)

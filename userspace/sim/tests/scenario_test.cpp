@@ -63,6 +63,23 @@ INSTANTIATE_TEST_SUITE_P(NewScenarios, Matrix,
                                                           "allreduce-ring", "oversubscribed"),
                                           testing::Values(1, 2)));
 
+// A receiver whose buffer is full of data held past a gap refuses every
+// segment but the gap (NO_BUFFER NACKs). In link-flap seed 4 the gap's
+// retransmission was lost as well, and the sender found that only by
+// RTOs, one segment in flight each, backing off: done at 2 s for a
+// 350 us ideal. A NACK proves its transmission arrived, so RACK finds
+// the gap lost within a reorder wait.
+TEST(LinkFlap, RefusedSegmentsDoNotHideALostGap) {
+  for (uint64_t seed : {1, 2, 3, 4, 5, 6}) {
+    SCOPED_TRACE(Repro("link-flap", seed));
+    Sim sim(Cfg("link-flap", seed));
+    sim.Run();
+    ExpectClean(sim);
+    EXPECT_LT(sim.totals().end, 20 * sim.totals().ideal)
+        << "done " << sim.totals().end / kUs << " us, ideal " << sim.totals().ideal / kUs << " us";
+  }
+}
+
 // Per plane: DATA packets the live client cores sent on it, EVs
 // ASSUMED_BAD on it now.
 struct PlaneView {
