@@ -23,15 +23,20 @@ void ZeroCopy(Net& net, size_t bytes_each_way) {
   }
 }
 
+// Every plane of `net` loses, reorders and duplicates alike.
+void Impair(Net& net, double loss, uint64_t jitter_us, double dup) {
+  for (auto& p : net.planes) {
+    p.loss = loss;
+    p.jitter_us = jitter_us;
+    p.dup = dup;
+  }
+}
+
 // Both ways at once, over lossy, reordering, duplicating planes.
 TEST(ZeroCopy, StreamBothWaysThroughLossAndReordering) {
   Net net(7);
   net.Setup(4);
-  for (uint32_t p = 0; p < 4; p++) {
-    net.planes.at(p).loss = 0.02;
-    net.planes.at(p).jitter_us = 200;
-    net.planes.at(p).dup = 0.01;
-  }
+  Impair(net, 0.02, 200, 0.01);
   ZeroCopy(net, 1 << 20);
   Establish(net);
   ASSERT_TRUE(DrainBoth(net, 60 * kSec));
@@ -66,10 +71,7 @@ TEST(ZeroCopy, SeqpacketMessagesArriveWhole) {
 TEST(ZeroCopy, ReceivedPacketCostsNoAllocation) {
   Net net(13);
   net.Setup(4);
-  for (uint32_t p = 0; p < 4; p++) {
-    net.planes.at(p).loss = 0.01;
-    net.planes.at(p).jitter_us = 300;
-  }
+  Impair(net, 0.01, 300, 0);
   ZeroCopy(net, 0);
   net.a.to_send = 4 << 20;
   Establish(net);
