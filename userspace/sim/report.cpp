@@ -79,6 +79,7 @@ nlohmann::json ReportJson(const Sim& sim) {
                      {"longest_stall_us", s.longest_stall_us},
                      {"evs_assumed_bad_at_end", f.bad_evs},
                      {"receiver_nacks_tx", s.receiver_nacks_tx},
+                     {"receiver_sacks_tx", s.receiver_sacks_tx},
                      {"receiver_trimmed", s.receiver_trimmed},
                      {"receiver_drops", refused}});
   }

@@ -123,6 +123,7 @@ void Sim::EndFlow(uint32_t fi) {
       mrc_core_stats k{};
       mrc_core_get_stats(ep->core.get(), &k);
       f.st.receiver_nacks_tx = static_cast<uint32_t>(k.nacks_tx);
+      f.st.receiver_sacks_tx = static_cast<uint32_t>(k.sacks_tx);
       f.st.receiver_trimmed = static_cast<uint32_t>(k.trimmed_rx);
       for (size_t r = 0; r < f.st.receiver_drops.size(); r++)
         f.st.receiver_drops[r] = static_cast<uint32_t>(k.drops[r]);

@@ -33,6 +33,7 @@ struct FlowStats {
   uint32_t ev_state_changes = 0;
   uint32_t longest_stall_us = 0;
   uint32_t receiver_nacks_tx = 0;
+  uint32_t receiver_sacks_tx = 0;
   uint32_t receiver_trimmed = 0;                        // trimmed DATA the receiver NACKed
   std::array<uint32_t, MRC_DROP_MAX> receiver_drops{};  // by enum mrc_drop_reason
 };
