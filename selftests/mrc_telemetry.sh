@@ -136,7 +136,13 @@ counters_match() {
 	mrc_dp_background "$port" 30
 	spid=$MRC_DP_SPID cpid=$MRC_DP_CPID
 	sleep 4
-	id=$(mrc_dp_conn_id "$port")
+	if ! id=$(mrc_dp_conn_id "$port"); then
+		echo "# no established connection to port $port"
+		mrc_dp_background_said
+		kill "$cpid" "$spid" 2> /dev/null
+		wait "$cpid" "$spid" 2> /dev/null
+		return 1
+	fi
 	# Freeze the sender and let its send buffer drain, so that both
 	# sides are read at rest.
 	kill -STOP "$cpid"
