@@ -47,17 +47,28 @@ static u32 mrc_ev_hash(const struct mrc_core *core, u32 value)
 	return ((value * 0x9e3779b1u) >> 16) & core->ev_hash_mask;
 }
 
+/*
+ * The slot of the by-value table that holds @value, or the empty slot
+ * where a linear probe for it ends. The table has twice as many slots as
+ * EVs, so a probe always meets an empty one.
+ */
+static u32 mrc_ev_hash_slot(const struct mrc_core *core, u32 value)
+{
+	u32 h = mrc_ev_hash(core, value);
+
+	while (core->ev_hash[h] &&
+	       core->evs[core->ev_hash[h] - 1u].value != value)
+		h = (h + 1) & core->ev_hash_mask;
+	return h;
+}
+
 /* EV @idx into the by-value table, unless its value is there already. */
 static void mrc_ev_hash_add(struct mrc_core *core, u32 idx)
 {
-	u32 value = core->evs[idx].value, h = mrc_ev_hash(core, value);
+	u32 h = mrc_ev_hash_slot(core, core->evs[idx].value);
 
-	while (core->ev_hash[h]) {
-		if (core->evs[core->ev_hash[h] - 1].value == value)
-			return;
-		h = (h + 1) & core->ev_hash_mask;
-	}
-	core->ev_hash[h] = (u16)(idx + 1);
+	if (!core->ev_hash[h])
+		core->ev_hash[h] = (u16)(idx + 1);
 }
 
 static u16 mrc_ev_random_value(struct mrc_core *core)
@@ -126,15 +137,9 @@ void mrc_ev_assign_planes(struct mrc_core *core)
 /* The EV of @value (a SACK's or NACK's echo): index or -1. */
 int mrc_ev_find(const struct mrc_core *core, u32 value)
 {
-	u32 h = mrc_ev_hash(core, value), idx;
+	u16 slot = core->ev_hash[mrc_ev_hash_slot(core, value)];
 
-	while (core->ev_hash[h]) {
-		idx = core->ev_hash[h] - 1u;
-		if (core->evs[idx].value == value)
-			return (int)idx;
-		h = (h + 1) & core->ev_hash_mask;
-	}
-	return -1;
+	return slot ? (int)slot - 1 : -1;
 }
 
 static bool mrc_ev_on_usable(const struct mrc_core *core,
