@@ -580,6 +580,15 @@ static void keep_capture(struct inj *in, uint16_t sport, const uint8_t *m,
  * packets of the connection to the target were seen: keep them, and take
  * the PSN hint from the newest DATA (the target's next expected PSN, about)
  * or, failing that, the newest SACK (the target's oldest unacked PSN).
+ *
+ * The socket starts with no protocol, so bind() only adds its hook: a
+ * socket made with ETH_P_ALL has one already, and bind() first takes it
+ * away, which waits for an RCU grace period. Under the debug kernel,
+ * with the guest's CPUs busy with the transfer, that wait took over 10
+ * minutes (27 Nov: "task mrc_inject blocked for more than 614 seconds"
+ * in packet_do_bind()), and the sniffing window, counted from before
+ * bind(), was gone when it returned: no PSN, two steps failed. The
+ * window now starts once the socket is bound.
  */
 static void sniff(struct inj *in)
 {
@@ -590,8 +599,8 @@ static void sniff(struct inj *in)
 	struct timeval tv = { .tv_usec = 100000 };
 	bool have_data = false, have_sack = false;
 	uint32_t data_psn = 0, sack_cum = 0;
-	long deadline = now_ms() + SNIFF_MS * mrc_lib_time_scale();
 	const struct mrc_hdr *h;
+	long deadline;
 	static uint8_t f[70000];
 	const uint8_t *m;
 	uint16_t sport;
@@ -599,7 +608,7 @@ static void sniff(struct inj *in)
 	ssize_t n;
 	int fd;
 
-	fd = socket(AF_PACKET, SOCK_DGRAM, htons(ETH_P_ALL));
+	fd = socket(AF_PACKET, SOCK_DGRAM, 0);
 	if (fd < 0)
 		die("AF_PACKET socket: %s", strerror(errno));
 	sll.sll_ifindex = (int)if_nametoindex(in->iface);
@@ -608,6 +617,7 @@ static void sniff(struct inj *in)
 	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0 ||
 	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0)
 		die("AF_PACKET on %s: %s", in->iface, strerror(errno));
+	deadline = now_ms() + SNIFF_MS * mrc_lib_time_scale();
 	while (in->ncap < MAX_CAPTURE && now_ms() < deadline) {
 		n = recv(fd, f, sizeof(f), 0);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
