@@ -51,7 +51,7 @@ Fabric::Fabric(const FabricCfg& cfg, Engine& engine, PacketPool& pool, uint64_t 
       Link& ln = links_[Base(p) + i];
       ln.plane = static_cast<uint8_t>(p);
       const bool host = ln.kind == LinkKind::kHostUp || ln.kind == LinkKind::kHostDown;
-      ln.gbps = host ? cfg_.gbps : cfg_.UplinkGbps();
+      ln.gbps = host ? cfg_.HostGbps(p) : cfg_.PlaneUplinkGbps(p);
     }
   }
   leaf_up_.assign(static_cast<size_t>(cfg_.planes) * leaves_, 1);

@@ -10,6 +10,7 @@
 // of the queued data (strict priority, a small allowance of its own).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -38,7 +39,17 @@ struct FabricCfg {
   bool trim = false;                            // trim DATA instead of tail-dropping it
   uint32_t trim_queue_bytes = 64 * 1024;        // trimmed headers a switch queue holds
 
+  std::vector<uint32_t> plane_gbps;  // host links of plane p (absent or 0:
+                                     // gbps); its uplinks scale alike
+
   uint32_t UplinkGbps() const { return uplink_gbps != 0 ? uplink_gbps : gbps; }
+  uint32_t HostGbps(uint32_t plane) const {
+    return plane < plane_gbps.size() && plane_gbps[plane] != 0 ? plane_gbps[plane] : gbps;
+  }
+  uint32_t PlaneUplinkGbps(uint32_t plane) const {
+    return std::max<uint32_t>(
+        1, static_cast<uint32_t>(static_cast<uint64_t>(UplinkGbps()) * HostGbps(plane) / gbps));
+  }
 };
 
 enum class LinkKind : uint8_t { kHostUp, kHostDown, kLeafUp, kSpineDown };

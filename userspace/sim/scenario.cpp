@@ -9,6 +9,9 @@ namespace mrc_sim {
 const std::vector<ScenarioInfo>& Scenarios() {
   static const std::vector<ScenarioInfo> list = {
       {"smoke", "2 hosts x 4 planes, a 4 MiB permutation, no failure"},
+      {"uneven-planes",
+       "2 hosts x 4 planes, 16 MiB each way; plane 3 runs at a quarter of the others' rate "
+       "(make bench's P5)"},
       {"plane-failure",
        "2 hosts x 4 planes, 64 MiB each way; host 1's port on plane 1 dies at 200 us and "
        "returns at 500 us"},
@@ -153,6 +156,11 @@ std::optional<SimCfg> MakeScenario(const std::string& name, uint64_t seed, uint3
   if (name == "smoke") {
     SetFabric(c, or_default(hosts, 2), or_default(planes, 4), 16, 4);
     c.workload.msg_bytes = 4ULL << 20;
+  } else if (name == "uneven-planes") {
+    SetFabric(c, or_default(hosts, 2), or_default(planes, 4), 16, 4);
+    c.workload.msg_bytes = 16ULL << 20;
+    c.fabric.plane_gbps.assign(c.fabric.planes, c.fabric.gbps);
+    c.fabric.plane_gbps.back() = c.fabric.gbps / 4;
   } else if (name == "plane-failure") {
     SetFabric(c, or_default(hosts, 2), or_default(planes, 4), 16, 4);
     c.workload.msg_bytes = 64ULL << 20;

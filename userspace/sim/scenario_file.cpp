@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include "scenario.hpp"
 
@@ -50,6 +51,26 @@ class Obj {
       throw BadScenario(Where(key) + std::to_string(n) + " is out of range [" +
                         std::to_string(min) + ", " + std::to_string(max) + "]");
     out = static_cast<T>(n);
+  }
+
+  // An array of unsigned integers, each in [min, max]; absent: `out` unchanged.
+  void UintList(const char* key, std::vector<uint32_t>& out, uint64_t min, uint64_t max) {
+    const json* v = Take(key);
+    if (v == nullptr) return;
+    if (!v->is_array()) throw BadScenario(Where(key) + "expected an array, got " + v->dump());
+    std::vector<uint32_t> list;
+    for (size_t i = 0; i < v->size(); i++) {
+      const json& e = (*v)[i];
+      const std::string at =
+          (path_.empty() ? "" : path_ + ".") + key + "[" + std::to_string(i) + "]: ";
+      if (!e.is_number_unsigned()) throw BadScenario(at + "expected a non-negative integer");
+      const auto n = e.get<uint64_t>();
+      if (n < min || n > max)
+        throw BadScenario(at + std::to_string(n) + " is out of range [" + std::to_string(min) +
+                          ", " + std::to_string(max) + "]");
+      list.push_back(static_cast<uint32_t>(n));
+    }
+    out = std::move(list);
   }
 
   // A whole number of `unit` (kUs, kMs) into nanoseconds.
@@ -166,6 +187,10 @@ void ReadFabric(Obj o, FabricCfg& f) {
   o.Uint("spines", f.spines, 1, 4096);
   o.Uint("gbps", f.gbps, 1, 100000);
   o.Uint("uplink_gbps", f.uplink_gbps, 1, 100000);
+  o.UintList("plane_gbps", f.plane_gbps, 1, 100000);
+  if (f.plane_gbps.size() > f.planes)
+    throw BadScenario(o.Where("plane_gbps") + std::to_string(f.plane_gbps.size()) + " rates for " +
+                      std::to_string(f.planes) + " planes");
   if (o.Has("oversubscription")) {
     if (o.Has("uplink_gbps"))
       throw BadScenario(o.Where("oversubscription") +

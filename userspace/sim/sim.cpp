@@ -440,7 +440,7 @@ void Sim::Summarise() {
 
 // A lower bound on the completion time: the busiest host NIC, or the
 // busiest leaf's spine links for what leaves or enters that leaf (which
-// oversubscription makes the bottleneck), at line rate on every plane,
+// oversubscription makes the bottleneck), at each plane's line rate,
 // payload only, plus one trip across the fabric. A ring all-reduce's
 // steps wait for each other: each costs its chunk and a trip.
 Time Sim::IdealTime() const {
@@ -464,14 +464,17 @@ Time Sim::IdealTime() const {
   uint64_t leaf = 0;
   for (uint32_t h = 0; h < fc.hosts; h++) host = std::max({host, out[h], in[h]});
   for (uint32_t l = 0; l < leaves; l++) leaf = std::max({leaf, up[l], down[l]});
-  const uint64_t planes = fc.planes;
+  uint64_t host_gbps = 0;  // of one host over all planes
+  uint64_t uplink_gbps = 0;
+  for (uint32_t p = 0; p < fc.planes; p++) {
+    host_gbps += fc.HostGbps(p);
+    uplink_gbps += static_cast<uint64_t>(fc.spines) * fc.PlaneUplinkGbps(p);
+  }
   const Time trip = 4 * fc.prop_ns;
-  Time span =
-      std::max(host * 8 / (planes * fc.gbps), leaf * 8 / (planes * fc.spines * fc.UplinkGbps())) +
-      trip;
+  Time span = std::max(host * 8 / host_gbps, leaf * 8 / uplink_gbps) + trip;
   if (cfg_.workload.kind == WorkloadKind::kAllReduceRing && !flows_.empty()) {
     const uint64_t steps = flows_.size() / fc.hosts;
-    span = std::max(span, steps * (flows_[0].bytes * 8 / (planes * fc.gbps) + trip));
+    span = std::max(span, steps * (flows_[0].bytes * 8 / host_gbps + trip));
   }
   return cfg_.workload.start + span;
 }
