@@ -69,7 +69,7 @@ u64 mrc_ack_reorder_wait(const struct mrc_core *core,
 	u32 rtt = core->evs[seg->ev_idx].srtt_us;
 
 	if (!rtt)
-		rtt = core->plane_srtt_us[seg->plane];
+		rtt = core->paths[seg->plane].srtt_us;
 	if (!rtt)
 		return core->rto_us;
 	return mrc_ack_wait_for(core, rtt);
@@ -199,6 +199,7 @@ static u32 mrc_ack_one(struct mrc_core *core, struct mrc_seg *seg,
 {
 	u32 len = seg->len;
 
+	core->paths[seg->plane].acked += len;
 	mrc_ack_spurious(core, seg, mrc_now(core));
 	mrc_core_trace(core, MRC_TRACE_ACK, seg->psn, seg->plane,
 		       core->evs[seg->ev_idx].value, len,
@@ -338,9 +339,8 @@ int mrc_ack_sack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 	idx = s->echo_ev ? mrc_ev_find(core, s->echo_ev) : -1;
 	if (idx >= 0)
 		mrc_ev_on_ack(core, idx, rtt, s->cc_flags & MRC_SACK_CE);
-	if (acked || rtt)
-		mrc_nscc_on_ack(&core->cc, mrc_now(core), acked, rtt,
-				core->srtt_us, ce);
+	mrc_path_on_sack(core, idx >= 0 ? core->evs[idx].plane :
+			 MRC_WIRE_MAX_PLANES, rtt, ce);
 	/* A closed window that is still reported means the peer is alive. */
 	if (acked || s->rwnd < core->mss)
 		mrc_core_progress(core);
@@ -446,6 +446,6 @@ int mrc_ack_nack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 	 */
 	if (n->reason == MRC_NACK_TRIMMED ||
 	    n->reason == MRC_NACK_TRIMMED_LASTHOP)
-		mrc_nscc_on_trim(&core->cc, mrc_now(core), core->srtt_us);
+		mrc_path_on_trim(core, seg->plane);
 	return MRC_DROP_NONE;
 }

@@ -12,19 +12,24 @@
  *	cwnd -= cwnd * min(gamma * (delay - target) / delay, max_md_jump)
  *   ECN, delay <= target: hold (the mark is another path's business).
  *
+ * The parameters (struct mrc_nscc) are the connection's; each plane has a
+ * window of its own (struct mrc_nscc_win, path.c), with its own minimum
+ * RTT as the base when none is configured.
+ *
  * Integer math only. Defaults (a zero field of struct mrc_core_cc), chosen
  * for software paths with RTTs of 0.1 to 5 ms:
- *   base_rtt	0: the connection's minimum RTT sample
+ *   base_rtt	0: the window's minimum RTT sample
  *   target_delay	1000 us
  *   max_cwnd	4 MiB
  *   eta	1000000 ppm (up to doubling per RTT while the path is empty)
  *   fi/fi_scale	1/1 (one MSS per RTT)
  *   gamma	1000000 ppm, max_md_jump 500000 ppm (at most halve)
- * The initial window is 10 MSS (at least 16 KiB); the window never falls
- * below one MSS. A retransmission timeout halves it; a trimmed packet
- * (TRIMMED NACK) takes max_md_jump off it, at most once per RTT. qa_gate, qa_threshold,
- * adjust_bytes and adjust_period are accepted but not used (no quick
- * adapt).
+ * The initial window is 10 MSS (at least 16 KiB), which the planes'
+ * windows share (mrc_nscc_win_init()); a window never falls below one
+ * MSS. A retransmission timeout halves it; a trimmed packet (TRIMMED
+ * NACK) or a lost one takes max_md_jump off it, at most once per RTT.
+ * qa_gate, qa_threshold, adjust_bytes and adjust_period are accepted but
+ * not used (no quick adapt).
  */
 #include "core_private.h"
 
@@ -60,18 +65,28 @@ void mrc_nscc_init(struct mrc_nscc *cc, const struct mrc_core_cc *cfg,
 	cc->max_md_jump = mrc_min(mrc_nscc_or(cfg->max_md_jump,
 					      MRC_NSCC_DEF_MAX_MD),
 				  MRC_NSCC_PPM);
-	cc->cwnd = mrc_max(MRC_NSCC_INIT_SEGS * mss, MRC_NSCC_INIT_MIN);
-	cc->cwnd = mrc_clamp(cc->cwnd, mss, cc->max_cwnd);
 }
 
-static void mrc_nscc_add(struct mrc_nscc *cc, u64 inc)
+/* A window's start: a @share-th of the initial window, one MSS at least. */
+void mrc_nscc_win_init(const struct mrc_nscc *cc, struct mrc_nscc_win *w,
+		       u32 share)
 {
-	u64 w = cc->cwnd + inc;
-
-	cc->cwnd = (u32)(w > cc->max_cwnd ? cc->max_cwnd : w);
+	memset(w, 0, sizeof(*w));
+	w->cwnd = mrc_max(MRC_NSCC_INIT_SEGS * cc->mss, MRC_NSCC_INIT_MIN);
+	w->cwnd = mrc_clamp(w->cwnd / mrc_max(share, 1), cc->mss,
+			    cc->max_cwnd);
 }
 
-enum mrc_nscc_quadrant mrc_nscc_on_ack(struct mrc_nscc *cc, u64 now_us,
+static void mrc_nscc_add(const struct mrc_nscc *cc, struct mrc_nscc_win *w,
+			 u64 inc)
+{
+	u64 cwnd = w->cwnd + inc;
+
+	w->cwnd = (u32)(cwnd > cc->max_cwnd ? cc->max_cwnd : cwnd);
+}
+
+enum mrc_nscc_quadrant mrc_nscc_on_ack(const struct mrc_nscc *cc,
+				       struct mrc_nscc_win *w, u64 now_us,
 				       u32 acked, u32 rtt_us, u32 srtt_us,
 				       bool ecn)
 {
@@ -79,9 +94,9 @@ enum mrc_nscc_quadrant mrc_nscc_on_ack(struct mrc_nscc *cc, u64 now_us,
 	enum mrc_nscc_quadrant q;
 	bool high;
 
-	if (rtt_us && (!cc->min_rtt_us || rtt_us < cc->min_rtt_us))
-		cc->min_rtt_us = rtt_us;
-	base = cc->base_rtt_us ? cc->base_rtt_us : cc->min_rtt_us;
+	if (rtt_us && (!w->min_rtt_us || rtt_us < w->min_rtt_us))
+		w->min_rtt_us = rtt_us;
+	base = cc->base_rtt_us ? cc->base_rtt_us : w->min_rtt_us;
 	delay = sample > base ? sample - base : 0;
 	high = delay > cc->target_delay_us;
 	if (!ecn)
@@ -91,27 +106,27 @@ enum mrc_nscc_quadrant mrc_nscc_on_ack(struct mrc_nscc *cc, u64 now_us,
 
 	switch (q) {
 	case MRC_NSCC_PROPORTIONAL:
-		mrc_nscc_add(cc, (u64)acked * cc->eta / MRC_NSCC_PPM *
-				 (cc->target_delay_us - delay) /
-				 cc->target_delay_us);
+		mrc_nscc_add(cc, w, (u64)acked * cc->eta / MRC_NSCC_PPM *
+				    (cc->target_delay_us - delay) /
+				    cc->target_delay_us);
 		break;
 	case MRC_NSCC_FAIR:
 		/* fi/fi_scale MSS each time a window's worth is acked. */
-		cc->acked_since += acked;
-		if (cc->acked_since >= cc->cwnd) {
-			cc->acked_since -= cc->cwnd;
-			mrc_nscc_add(cc, (u64)cc->fi * cc->mss / cc->fi_scale);
+		w->acked_since += acked;
+		if (w->acked_since >= w->cwnd) {
+			w->acked_since -= w->cwnd;
+			mrc_nscc_add(cc, w, (u64)cc->fi * cc->mss / cc->fi_scale);
 		}
 		break;
 	case MRC_NSCC_DECREASE:
-		if (cc->last_md_us && now_us - cc->last_md_us < sample)
+		if (w->last_md_us && now_us - w->last_md_us < sample)
 			break;
 		frac = (u32)mrc_min64((u64)cc->gamma * (delay -
 						       cc->target_delay_us) /
 				      mrc_max(delay, 1), cc->max_md_jump);
-		cc->cwnd -= (u32)((u64)cc->cwnd * frac / MRC_NSCC_PPM);
-		cc->cwnd = mrc_max(cc->cwnd, cc->mss);
-		cc->last_md_us = now_us;
+		w->cwnd -= (u32)((u64)w->cwnd * frac / MRC_NSCC_PPM);
+		w->cwnd = mrc_max(w->cwnd, cc->mss);
+		w->last_md_us = now_us;
 		break;
 	case MRC_NSCC_HOLD:
 		break;
@@ -120,20 +135,23 @@ enum mrc_nscc_quadrant mrc_nscc_on_ack(struct mrc_nscc *cc, u64 now_us,
 }
 
 /*
- * A switch trimmed a packet of ours: its queue overflowed, a surer sign
- * than an ECN mark that the window is too big (UET treats it so). The
- * deepest decrease ECN could bring, at most once per RTT.
+ * A queue overflowed: a switch trimmed a packet of ours, a surer sign
+ * than an ECN mark that the window is too big (UET treats it so), or a
+ * packet was found lost (path.c: where the fabric does not mark ECN, the
+ * only sign there is). The deepest decrease ECN could bring, at most
+ * once per RTT.
  */
-void mrc_nscc_on_trim(struct mrc_nscc *cc, u64 now_us, u32 srtt_us)
+void mrc_nscc_on_overflow(const struct mrc_nscc *cc, struct mrc_nscc_win *w,
+			  u64 now_us, u32 srtt_us)
 {
-	if (cc->last_md_us && now_us - cc->last_md_us < srtt_us)
+	if (w->last_md_us && now_us - w->last_md_us < srtt_us)
 		return;
-	cc->cwnd -= (u32)((u64)cc->cwnd * cc->max_md_jump / MRC_NSCC_PPM);
-	cc->cwnd = mrc_max(cc->cwnd, cc->mss);
-	cc->last_md_us = now_us;
+	w->cwnd -= (u32)((u64)w->cwnd * cc->max_md_jump / MRC_NSCC_PPM);
+	w->cwnd = mrc_max(w->cwnd, cc->mss);
+	w->last_md_us = now_us;
 }
 
-void mrc_nscc_on_timeout(struct mrc_nscc *cc)
+void mrc_nscc_on_timeout(const struct mrc_nscc *cc, struct mrc_nscc_win *w)
 {
-	cc->cwnd = mrc_max(cc->cwnd / 2, cc->mss);
+	w->cwnd = mrc_max(w->cwnd / 2, cc->mss);
 }

@@ -354,6 +354,7 @@ struct mrc_core *mrc_core_create(const struct mrc_core_cfg *cfg,
 	if (mrc_rcv_init(core))
 		goto err_send;
 	mrc_nscc_init(&core->cc, &cfg->cc, core->mss);
+	mrc_path_init(core, 0);
 	core->state = MRC_CORE_CLOSED;
 	return core;
 
@@ -439,6 +440,7 @@ static int mrc_core_learn_peer(struct mrc_core *core, const struct mrc_pkt *p)
 	if (!core->peer_port)
 		core->peer_port = syn->src_port;
 	mrc_ev_assign_planes(core);
+	mrc_path_init(core, core->common_mask);
 	mrc_core_update_usable(core);
 	return 0;
 }
@@ -837,7 +839,9 @@ void mrc_core_get_stats(const struct mrc_core *core,
 	stats->srtt_us = core->srtt_us;
 	stats->rttvar_us = core->rttvar_us;
 	stats->rto_us = core->rto_us;
-	stats->cwnd = core->cc.cwnd;
+	/* No plane usable (a handshake, every plane down): the SYN's. */
+	stats->cwnd = core->usable ? mrc_path_cwnd(core) :
+		      core->paths[core->syn_plane].win.cwnd;
 	stats->inflight_bytes = core->tx_list.bytes;
 	stats->peer_rwnd = core->peer_rwnd;
 	stats->evs_good = mrc_ev_good_count(core);

@@ -168,11 +168,10 @@ struct mrc_ev {
 	u64	nacks;
 };
 
-/* NSCC sender state (cc_nscc.c). */
+/* NSCC's parameters, one set a connection (cc_nscc.c). */
 struct mrc_nscc {
-	u32	cwnd;			/* bytes */
 	u32	mss;
-	u32	base_rtt_us;		/* 0: learn the connection's minimum */
+	u32	base_rtt_us;		/* 0: learn each window's minimum */
 	u32	target_delay_us;
 	u32	max_cwnd;
 	u32	eta;			/* proportional gain, ppm of acked */
@@ -180,9 +179,14 @@ struct mrc_nscc {
 	u32	fi_scale;
 	u32	gamma;			/* MD gain, ppm */
 	u32	max_md_jump;		/* ppm of cwnd per decrease */
+};
+
+/* One window NSCC drives: a plane's (path.c). */
+struct mrc_nscc_win {
+	u32	cwnd;			/* bytes */
 	u32	min_rtt_us;
+	u32	acked_since;		/* bytes acked since the last update */
 	u64	last_md_us;
-	u64	acked_since;		/* bytes acked since the last update */
 };
 
 enum mrc_nscc_quadrant {
@@ -194,12 +198,31 @@ enum mrc_nscc_quadrant {
 
 void mrc_nscc_init(struct mrc_nscc *cc, const struct mrc_core_cc *cfg,
 		   u32 mss);
+void mrc_nscc_win_init(const struct mrc_nscc *cc, struct mrc_nscc_win *w,
+		       u32 share);
 /* One ACK: @acked new bytes, @rtt_us sample (0: none), @ecn echoed CE. */
-enum mrc_nscc_quadrant mrc_nscc_on_ack(struct mrc_nscc *cc, u64 now_us,
+enum mrc_nscc_quadrant mrc_nscc_on_ack(const struct mrc_nscc *cc,
+				       struct mrc_nscc_win *w, u64 now_us,
 				       u32 acked, u32 rtt_us, u32 srtt_us,
 				       bool ecn);
-void mrc_nscc_on_timeout(struct mrc_nscc *cc);
-void mrc_nscc_on_trim(struct mrc_nscc *cc, u64 now_us, u32 srtt_us);
+void mrc_nscc_on_timeout(const struct mrc_nscc *cc, struct mrc_nscc_win *w);
+void mrc_nscc_on_overflow(const struct mrc_nscc *cc, struct mrc_nscc_win *w,
+			  u64 now_us, u32 srtt_us);
+
+/*
+ * One plane as a path of the connection (path.c): its own window and
+ * what is in flight on it, its smoothed RTT, and where its EVs are.
+ * EV i is on the (i % ev_stride)-th common plane (mrc_ev_assign_planes()),
+ * so a plane's EVs are first_ev, first_ev + ev_stride, ...
+ */
+struct mrc_path {
+	struct mrc_nscc_win	win;
+	u32			inflight;	/* bytes on tx_list sent here */
+	u32			srtt_us;	/* of every EV of the plane */
+	u32			acked;		/* one SACK's bytes (ack.c) */
+	u16			good;		/* EVs in state GOOD */
+	u16			first_ev;
+};
 
 struct mrc_core {
 	struct mrc_core_env	env;
@@ -242,7 +265,8 @@ struct mrc_core {
 	u32			peer_up;
 	u32			usable;		/* planes carrying data now */
 	u32			syn_plane;	/* plane of handshake packets */
-	u32			plane_srtt_us[MRC_WIRE_MAX_PLANES];
+	struct mrc_path		paths[MRC_WIRE_MAX_PLANES];	/* by id */
+	u32			ev_stride;	/* see struct mrc_path */
 
 	/* EVs */
 	struct mrc_ev		*evs;
@@ -446,10 +470,27 @@ void mrc_ack_detect_losses(struct mrc_core *core);
 u64 mrc_ack_reorder_wait(const struct mrc_core *core,
 			 const struct mrc_seg *seg);
 
+/* path.c */
+void mrc_path_init(struct mrc_core *core, u32 mask);
+void mrc_path_sent(struct mrc_core *core, const struct mrc_seg *seg);
+void mrc_path_unsent(struct mrc_core *core, const struct mrc_seg *seg);
+bool mrc_path_room(const struct mrc_core *core, u32 plane, u32 len);
+u32 mrc_path_fit(const struct mrc_core *core, u32 plane);
+u32 mrc_path_good_mask(const struct mrc_core *core);
+int mrc_path_pick(const struct mrc_core *core, u32 mask, u32 len,
+		  bool force);
+u32 mrc_path_cwnd(const struct mrc_core *core);
+void mrc_path_rtt_sample(struct mrc_core *core, u32 plane, u32 rtt_us);
+void mrc_path_on_sack(struct mrc_core *core, u32 trig_plane, u32 rtt_us,
+		      bool ce);
+void mrc_path_on_loss(struct mrc_core *core, u32 plane, bool timeout);
+void mrc_path_on_trim(struct mrc_core *core, u32 plane);
+
 /* ev.c */
 int mrc_ev_init(struct mrc_core *core, const struct mrc_core_cfg *cfg);
 void mrc_ev_assign_planes(struct mrc_core *core);
-int mrc_ev_pick(struct mrc_core *core, u32 avoid_ev, u32 avoid_plane);
+int mrc_ev_pick(struct mrc_core *core, u32 avoid_ev, u32 avoid_plane,
+		u32 len, bool force);
 int mrc_ev_pick_plane(struct mrc_core *core, u32 plane);
 bool mrc_ev_usable(const struct mrc_core *core, u32 idx);
 int mrc_ev_find(const struct mrc_core *core, u32 value);

@@ -4,9 +4,11 @@
  * over the planes both ends share, EV states and probes, and the weighted
  * spraying scheduler that picks an EV for every DATA packet.
  *
- * Spraying is smooth weighted round-robin over the GOOD EVs of usable
- * planes: every pick adds each candidate's weight to its credit, takes the
- * candidate with the most credit and charges it the sum of the weights.
+ * Every DATA packet first gets a plane (path.c: where it arrives first,
+ * among the planes with room in their own window), then an EV of that
+ * plane by smooth weighted round-robin over its GOOD EVs: every pick adds
+ * each candidate's weight to its credit, takes the candidate with the
+ * most credit and charges it the sum of the weights.
  * With equal weights that is a plain rotation (a different EV every
  * packet); an EV of weight w gets w / sum of the packets.
  *
@@ -106,6 +108,10 @@ int mrc_ev_init(struct mrc_core *core, const struct mrc_core_cfg *cfg)
 	core->ev_hash = (u16 *)(core->evs + n);
 	core->ev_hash_mask = slots - 1;
 	core->nevs = n;
+	/* Every EV on the handshake's plane until the planes are known. */
+	core->ev_stride = 1;
+	core->paths[core->syn_plane].first_ev = 0;
+	core->paths[core->syn_plane].good = (u16)n;
 	for (i = 0; i < n; i++) {
 		core->evs[i].value = cfg->evs && cfg->nevs ? cfg->evs[i] :
 				     mrc_ev_random_value(core);
@@ -119,19 +125,33 @@ int mrc_ev_init(struct mrc_core *core, const struct mrc_core_cfg *cfg)
 	return 0;
 }
 
-/* EV i goes to the i-th shared plane, round-robin: planes load evenly. */
+/*
+ * EV i goes to the (i % n)-th of the n shared planes, so each plane has
+ * as many EVs as the others and its EVs are every n-th from its first
+ * (struct mrc_path: the pick within a plane walks only those).
+ */
 void mrc_ev_assign_planes(struct mrc_core *core)
 {
 	u8 ids[MRC_WIRE_MAX_PLANES];
 	u32 p, n = 0, i;
+	struct mrc_ev *ev;
 
 	for (p = 0; p < MRC_WIRE_MAX_PLANES; p++)
 		if (core->common_mask & (1u << p))
 			ids[n++] = (u8)p;
 	if (!n)
 		return;
-	for (i = 0; i < core->nevs; i++)
-		core->evs[i].plane = ids[i % n];
+	for (p = 0; p < MRC_WIRE_MAX_PLANES; p++)
+		core->paths[p].good = 0;
+	core->ev_stride = n;
+	for (i = 0; i < core->nevs; i++) {
+		ev = &core->evs[i];
+		ev->plane = ids[i % n];
+		if (i < n)
+			core->paths[ev->plane].first_ev = (u16)i;
+		if (ev->state == MRC_EV_GOOD)
+			core->paths[ev->plane].good++;
+	}
 }
 
 /* The EV of @value (a SACK's or NACK's echo): index or -1. */
@@ -169,6 +189,10 @@ void mrc_ev_set(struct mrc_core *core, u32 idx, u8 state)
 		core->evs_bad--;
 	if (ev->state == MRC_EV_SKIP)
 		core->evs_skip--;
+	if (ev->state == MRC_EV_GOOD)
+		core->paths[ev->plane].good--;
+	if (state == MRC_EV_GOOD)
+		core->paths[ev->plane].good++;
 	ev->state = state;
 	ev->probing = 0;
 	if (state == MRC_EV_ASSUMED_BAD) {
@@ -185,18 +209,21 @@ void mrc_ev_set(struct mrc_core *core, u32 idx, u8 state)
 	mrc_core_notify(core, MRC_NOTE_EV_STATE, idx);
 }
 
-/* One pick of smooth weighted round-robin; -1 if nothing qualifies. */
-static int mrc_ev_swrr(struct mrc_core *core, u32 avoid_ev, u32 avoid_mask)
+/*
+ * One pick of smooth weighted round-robin among the GOOD EVs of @plane
+ * but @avoid_ev; -1 if none qualifies.
+ */
+static int mrc_ev_swrr(struct mrc_core *core, u32 plane, u32 avoid_ev)
 {
 	struct mrc_ev *ev;
 	s32 total = 0;
 	int best = -1;
 	u32 i;
 
-	for (i = 0; i < core->nevs; i++) {
+	for (i = core->paths[plane].first_ev; i < core->nevs;
+	     i += core->ev_stride) {
 		ev = &core->evs[i];
-		if (ev->state != MRC_EV_GOOD || !mrc_ev_on_usable(core, ev) ||
-		    (avoid_mask & (1u << ev->plane)) || i == avoid_ev)
+		if (ev->state != MRC_EV_GOOD || i == avoid_ev)
 			continue;
 		ev->credit += ev->weight;
 		total += ev->weight;
@@ -242,22 +269,49 @@ static void mrc_ev_rotate(struct mrc_core *core)
 	}
 }
 
-/*
- * The EV for the next DATA packet, preferring neither @avoid_ev nor plane
- * @avoid_plane (a retransmission's last route). Return: index or -1.
- */
-int mrc_ev_pick(struct mrc_core *core, u32 avoid_ev, u32 avoid_plane)
+/* An EV of @plane for DATA: a GOOD one, else any not DENIED; or -1. */
+static int mrc_ev_pick_in(struct mrc_core *core, u32 plane, u32 avoid_ev)
 {
 	int idx = -1;
 
-	if (avoid_plane < MRC_WIRE_MAX_PLANES)
-		idx = mrc_ev_swrr(core, avoid_ev, 1u << avoid_plane);
-	if (idx < 0 && avoid_ev != MRC_EV_NONE)
-		idx = mrc_ev_swrr(core, avoid_ev, 0);
+	if (core->paths[plane].good) {
+		idx = mrc_ev_swrr(core, plane, avoid_ev);
+		if (idx < 0)
+			idx = mrc_ev_swrr(core, plane, MRC_EV_NONE);
+	}
 	if (idx < 0)
-		idx = mrc_ev_swrr(core, MRC_EV_NONE, 0);
+		idx = mrc_ev_fallback(core, 1u << plane);
+	/* Every EV of the plane DENIED: any other not DENIED. */
 	if (idx < 0)
 		idx = mrc_ev_fallback(core, 0xffff);
+	return idx;
+}
+
+/*
+ * The EV for the next DATA packet (@len bytes): first the plane (path.c:
+ * where it arrives first, among the planes with room in their window,
+ * any of them if @force), then an EV of it. A retransmission prefers
+ * neither @avoid_ev nor plane @avoid_plane (its last route). Planes with
+ * a GOOD EV come first; with none, the others take their turn, so a
+ * connection whose every path failed recovers when one heals. Return:
+ * index, or -1 (no room, or no EV at all).
+ */
+int mrc_ev_pick(struct mrc_core *core, u32 avoid_ev, u32 avoid_plane,
+		u32 len, bool force)
+{
+	u32 mask = mrc_path_good_mask(core);
+	int plane = -1, idx;
+
+	if (!mask)
+		mask = core->usable;
+	if (avoid_plane < MRC_WIRE_MAX_PLANES)
+		plane = mrc_path_pick(core, mask & ~(1u << avoid_plane), len,
+				      force);
+	if (plane < 0)
+		plane = mrc_path_pick(core, mask, len, force);
+	if (plane < 0)
+		return -1;
+	idx = mrc_ev_pick_in(core, (u32)plane, avoid_ev);
 	if (idx >= 0)
 		mrc_ev_rotate(core);
 	return idx;
@@ -336,15 +390,12 @@ void mrc_ev_on_ack(struct mrc_core *core, u32 idx, u32 rtt_us, bool ce)
 	struct mrc_ev *ev = &core->evs[idx];
 	u32 target = MRC_EV_WEIGHT_FULL;
 
-	u32 *plane_srtt = &core->plane_srtt_us[ev->plane];
-
 	ev->losses_in_row = 0;
 	if (rtt_us) {
 		mrc_ev_rtt_floor(core, rtt_us);
 		ev->srtt_us = ev->srtt_us ? (7 * ev->srtt_us + rtt_us) / 8 :
 					    rtt_us;
-		*plane_srtt = *plane_srtt ? (7 * *plane_srtt + rtt_us) / 8 :
-					    rtt_us;
+		mrc_path_rtt_sample(core, ev->plane, rtt_us);
 	}
 	if (ce) {
 		ev->ce_marks++;

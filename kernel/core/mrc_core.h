@@ -279,7 +279,7 @@ struct mrc_core_stats {
 	u32	srtt_us;
 	u32	rttvar_us;
 	u32	rto_us;
-	u32	cwnd;			/* bytes */
+	u32	cwnd;			/* bytes: the usable planes' windows */
 	u32	inflight_bytes;
 	u32	peer_rwnd;
 	u32	evs_good;		/* EVs in rotation now */

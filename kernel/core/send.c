@@ -161,6 +161,7 @@ void mrc_snd_tx_del(struct mrc_core *core, struct mrc_seg *seg)
 {
 	if (core->rack_resume == seg)
 		core->rack_resume = seg->next;
+	mrc_path_unsent(core, seg);
 	mrc_list_del(&core->tx_list, seg);
 }
 
@@ -544,12 +545,16 @@ void mrc_snd_writable(struct mrc_core *core)
 	mrc_core_notify(core, MRC_NOTE_WRITABLE, space);
 }
 
+/* What may be in flight: the planes' windows together, the peer's. */
 static u32 mrc_snd_limit(const struct mrc_core *core)
 {
-	return mrc_min(core->cc.cwnd, core->peer_rwnd);
+	return mrc_min(mrc_path_cwnd(core), core->peer_rwnd);
 }
 
-/* May @seg go out now (congestion window, peer window, PSN window)? */
+/*
+ * May @seg go out now (peer window, PSN window)? The congestion windows
+ * are the planes' own: mrc_ev_pick() takes a plane with room for it.
+ */
 static bool mrc_snd_window_ok(const struct mrc_core *core,
 			      const struct mrc_seg *seg)
 {
@@ -565,10 +570,10 @@ static bool mrc_snd_window_ok(const struct mrc_core *core,
 	 */
 	if (seg->psn == core->snd_una && seg->state == MRC_SEG_LOST &&
 	    !core->una_refused)
-		return !inflight || inflight + seg->len <= core->cc.cwnd;
+		return true;
 	if (!inflight)
 		return seg->len <= core->peer_rwnd;
-	return inflight + seg->len <= mrc_snd_limit(core);
+	return inflight + seg->len <= core->peer_rwnd;
 }
 
 /* Would nothing else follow @seg right now? Then ask for a prompt SACK. */
@@ -589,31 +594,48 @@ static bool mrc_snd_is_last(const struct mrc_core *core,
 }
 
 /*
- * The EV for @seg. A retransmission avoids its last route; a first
- * transmission rides the current train (train_pkts in a row on one EV,
- * which the environment may send as one batch) while its EV stays good.
+ * The EV for @seg, on a plane with room for it in its window unless
+ * @force. A retransmission avoids its last route; a first transmission
+ * rides the current train (train_pkts in a row on one EV, which the
+ * environment may send as one batch) while its EV stays good and its
+ * plane has room.
  */
 static int mrc_snd_pick_ev(struct mrc_core *core, const struct mrc_seg *seg,
-			   bool retx)
+			   bool retx, bool force)
 {
 	int idx;
 
 	if (retx)
-		return mrc_ev_pick(core, seg->ev_idx, seg->plane);
-	if (core->train_left && mrc_ev_usable(core, core->train_ev)) {
+		return mrc_ev_pick(core, seg->ev_idx, seg->plane, seg->len,
+				   force);
+	if (core->train_left && mrc_ev_usable(core, core->train_ev) &&
+	    mrc_path_room(core, core->evs[core->train_ev].plane, seg->len)) {
 		core->train_left--;
 		return (int)core->train_ev;
 	}
-	idx = mrc_ev_pick(core, MRC_EV_NONE, MRC_WIRE_MAX_PLANES);
+	/*
+	 * A new train is as long as its plane's window lets it be: a plane
+	 * whose window is shorter than a train still carries its packets
+	 * (and its window grows), where waiting for room for a whole train
+	 * left it idle for as long as another plane had that room.
+	 */
+	idx = mrc_ev_pick(core, MRC_EV_NONE, MRC_WIRE_MAX_PLANES, seg->len,
+			  force);
 	if (idx >= 0) {
 		core->train_ev = (u32)idx;
-		core->train_left = core->train_pkts - 1;
+		core->train_left = mrc_min(core->train_pkts,
+					   mrc_path_fit(core,
+							core->evs[idx].plane)) - 1;
 	}
 	return idx;
 }
 
-/* Transmit (or retransmit) @seg on a freshly picked EV. */
-static int mrc_snd_xmit(struct mrc_core *core, struct mrc_seg *seg)
+/*
+ * Transmit (or retransmit) @seg on a freshly picked EV; @force: even if
+ * no plane has room for it (the RTO's resend).
+ */
+static int mrc_snd_xmit(struct mrc_core *core, struct mrc_seg *seg,
+			bool force)
 {
 	bool retx = seg->tx_count > 0;
 	struct mrc_pkt_data *d = &core->tx_pkt.data;
@@ -622,7 +644,7 @@ static int mrc_snd_xmit(struct mrc_core *core, struct mrc_seg *seg)
 	bool last;
 	int idx;
 
-	idx = mrc_snd_pick_ev(core, seg, retx);
+	idx = mrc_snd_pick_ev(core, seg, retx, force);
 	if (idx < 0)
 		return -ENOENT;
 	ev = &core->evs[idx];
@@ -640,6 +662,7 @@ static int mrc_snd_xmit(struct mrc_core *core, struct mrc_seg *seg)
 	seg->sent_us = now;
 	seg->ev_idx = (u16)idx;
 	seg->plane = ev->plane;
+	mrc_path_sent(core, seg);
 	if (seg->tx_count < 255)
 		seg->tx_count++;
 	core->last_tx_us = now;
@@ -677,28 +700,40 @@ static bool mrc_snd_active(const struct mrc_core *core)
 }
 
 /*
- * Hold the first packet of a train back until the whole train fits the
- * window (a train under way is never held),
- * as TCP defers a TSO skb (tcp_tso_should_defer()): with a train's worth
- * in flight, its SACKs will open the window soon, and a full train is one
+ * Hold the first packet of a train back until the whole train fits a
+ * plane's window and the peer's (a train under way is never held), as TCP
+ * defers a TSO skb (tcp_tso_should_defer()): with a train's worth in
+ * flight, its SACKs will open a window soon, and a full train is one
  * batch for the environment (a GSO skb) where a window opened a packet
  * or two at a time would send trains of a packet or two, each answered by
- * a SACK of its own. Never when the window cannot hold two trains, nor
- * for fewer queued packets than a train (nothing more would come).
+ * a SACK of its own. Never when no window can hold two trains, nor for
+ * fewer queued packets than a train (nothing more would come), nor while
+ * a plane is idle.
  */
 static bool mrc_snd_defer(const struct mrc_core *core,
 			  const struct mrc_seg *seg)
 {
-	u32 train = core->train_pkts * core->mss;
-	u32 inflight = core->tx_list.bytes, limit = mrc_snd_limit(core);
+	u32 train = core->train_pkts * core->mss, p, mask;
+	u32 inflight = core->tx_list.bytes;
+	bool wide = false;
 
 	if (core->train_pkts == 1 || core->train_left ||
-	    seg->state != MRC_SEG_QUEUED ||
-	    inflight < train || limit < 2 * train ||
+	    seg->state != MRC_SEG_QUEUED || inflight < train ||
 	    (u32)mrc_diff(core, core->snd_nxt, core->snd_end) <
 	    core->train_pkts)
 		return false;
-	return inflight + train > limit;
+	if (core->peer_rwnd >= 2 * train && inflight + train > core->peer_rwnd)
+		return true;
+	mask = mrc_path_good_mask(core);
+	for (p = 0; p < MRC_WIRE_MAX_PLANES; p++) {
+		if (!(mask & (1u << p)))
+			continue;
+		/* An idle plane takes what it can now (mrc_snd_pick_ev()). */
+		if (!core->paths[p].inflight || mrc_path_room(core, p, train))
+			return false;
+		wide |= core->paths[p].win.cwnd >= 2 * train;
+	}
+	return wide;
 }
 
 /* The next segment to send: lost ones first, then new ones. */
@@ -733,7 +768,7 @@ void mrc_snd_push(struct mrc_core *core)
 			if (!mrc_snd_window_ok(core, seg) ||
 			    mrc_snd_defer(core, seg))
 				break;
-			if (mrc_snd_xmit(core, seg))
+			if (mrc_snd_xmit(core, seg, false))
 				break;
 		}
 	}
@@ -759,6 +794,7 @@ void mrc_snd_mark_lost(struct mrc_core *core, struct mrc_seg *seg, u32 why)
 	if (why == 0 || why == 1) {
 		ev->losses++;
 		mrc_ev_on_loss(core, seg->ev_idx, why == 1);
+		mrc_path_on_loss(core, seg->plane, why == 1);
 	}
 }
 
@@ -827,7 +863,7 @@ u64 mrc_snd_deadline(const struct mrc_core *core)
 
 static void mrc_snd_fin(struct mrc_core *core)
 {
-	int idx = mrc_ev_pick(core, MRC_EV_NONE, MRC_WIRE_MAX_PLANES);
+	int idx = mrc_ev_pick(core, MRC_EV_NONE, MRC_WIRE_MAX_PLANES, 0, true);
 	struct mrc_ev *ev;
 
 	core->last_tx_us = mrc_now(core);
@@ -869,7 +905,6 @@ void mrc_snd_on_timer(struct mrc_core *core, u64 now)
 	if (seg) {
 		core->stats.rto_count++;
 		mrc_snd_mark_lost(core, seg, 1);
-		mrc_nscc_on_timeout(&core->cc);
 	} else if (core->fin_sent && !core->fin_acked) {
 		core->stats.rto_count++;
 		mrc_snd_fin(core);
@@ -879,6 +914,6 @@ void mrc_snd_on_timer(struct mrc_core *core, u64 now)
 	seg = mrc_snd_next(core);
 	if (seg && (u32)mrc_diff(core, core->snd_una, seg->psn) <
 		   core->peer_psn_win)
-		mrc_snd_xmit(core, seg);
+		mrc_snd_xmit(core, seg, true);
 	mrc_snd_push(core);
 }

@@ -318,7 +318,8 @@ void Endpoint::CheckInvariants() {
   Check(st.acked_bytes + st.inflight_bytes <= st.tx_data_bytes,
         "bytes in flight and acknowledged exceed bytes sent");
   Check(st.delivered_bytes <= st.rx_data_bytes, "more bytes delivered than received");
-  Check(st.cwnd >= 64 && st.cwnd <= 4U * 1024 * 1024, "cwnd out of [64 B, max_cwnd]");
+  // The usable planes' windows together: each in [64 B, max_cwnd].
+  Check(st.cwnd >= 64 && st.cwnd <= 16U * 4 * 1024 * 1024, "cwnd out of [64 B, 16 x max_cwnd]");
   // rto_max bounds the backoff; the estimate follows the round trip the
   // SACK echoes show, up to the core's ceiling (60 s).
   Check(st.rto_us >= cfg.rto_min_us && st.rto_us <= kRtoCeilUs, "RTO out of its bounds");

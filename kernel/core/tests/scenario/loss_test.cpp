@@ -165,7 +165,9 @@ TEST(CoreTransfer, Reordering) {
 // spurious retransmissions and stops making more. Judged over 8 seeds:
 // one seed's figure swings between 1% and 13% with small changes to EV
 // recovery (seed 5 gave 1.8% on a core whose mean over these seeds was
-// 4.3% and whose worst was 12.6%).
+// 4.3% and whose worst was 12.6%). Since a loss found by RACK cuts its
+// plane's window (path.c), reordering taken for loss costs window too:
+// the mean went from 2.2% to 4.1%, the worst from 3.1% to 9.1%.
 TEST(CoreTransfer, JitterLearnsReorderWindow) {
   constexpr int kSeeds = 8;
   double sum = 0;
@@ -189,8 +191,8 @@ TEST(CoreTransfer, JitterLearnsReorderWindow) {
     sum += retx;
     worst = std::max(worst, retx);
   }
-  EXPECT_LT(sum / kSeeds, 0.03);
-  EXPECT_LT(worst, 0.06);
+  EXPECT_LT(sum / kSeeds, 0.05);
+  EXPECT_LT(worst, 0.12);
 }
 
 TEST(CoreTransfer, Duplication) {
@@ -279,23 +281,29 @@ TEST(CoreTransfer, PlaneDiesWithDataInFlight) {
   EXPECT_GT(std::count(net.a.traces.begin(), net.a.traces.end(), MRC_TRACE_LOSS), 0);
 }
 
-TEST(CoreTransfer, SilentPlaneDeathDetectedByLoss) {
+// A plane dies and nobody tells the cores. Its losses cut its window
+// (path.c), so within a few round trips the connection leaves it: a
+// packet goes there only when the live plane's window is full, and each
+// is found lost and resent on the live plane. (Before each plane had a
+// window, every EV got its share until two losses made it ASSUMED_BAD:
+// 64 EVs, 128 lost packets at least.)
+TEST(CoreTransfer, SilentPlaneDeathIsLeft) {
   Net net(8);
   net.Setup(2);
   ASSERT_TRUE(Transfer(net, 100000));
   net.planes[1].up = false;  // nobody tells the cores
+  std::map<uint32_t, uint64_t> before = net.a.data_tx_by_plane;
+  ASSERT_TRUE(Transfer(net, 4 * kMiB));
+  ExpectIntact(net);
+  const uint64_t dead = net.a.data_tx_by_plane[1] - before[1];
+  const uint64_t live = net.a.data_tx_by_plane[0] - before[0];
+  EXPECT_LT(dead * 20, dead + live) << dead << " of " << dead + live << " to the dead plane";
+  EXPECT_EQ(net.a.Stats().rto_count, 0U) << "every loss found by RACK, none by the RTO";
+  // It stays left: the next transfer puts (almost) nothing there.
+  before = net.a.data_tx_by_plane;
   ASSERT_TRUE(Transfer(net, kMiB));
   ExpectIntact(net);
-  uint32_t bad = 0;
-  for (uint32_t i = 0; i < 128; i++) {
-    const mrc_core_ev_info ev = net.a.Ev(i);
-    if (ev.state == MRC_EV_ASSUMED_BAD) {
-      EXPECT_EQ(ev.plane, 1U);
-      bad++;
-    }
-  }
-  EXPECT_GT(bad, 32U);
-  EXPECT_GE(net.a.Stats().evs_good, 32U);  // ev_min_active default: a quarter
+  EXPECT_LT(net.a.data_tx_by_plane[1] - before[1], 16U);
 }
 
 // The EVs of a that hash to one "spine" of plane 0 (every 4th EV there).
@@ -309,14 +317,20 @@ std::set<uint32_t> SpineEvs(const Net& net) {
   return evs;
 }
 
+// Planes of limited rate, so that the connection needs both: one plane
+// of unlimited rate would carry everything, and the earliest-completion
+// rule (path.c) would leave the other idle once its window was cut.
 TEST(CoreTransfer, BlackHoledSpineEvsAreProbedBack) {
   Net net(9);
   net.Setup(2);
+  for (auto& p : net.planes) p.rate = 100;
   ASSERT_TRUE(Transfer(net, 10000));
   const std::set<uint32_t> hole = SpineEvs(net);
   ASSERT_EQ(hole.size(), 16U);
   net.planes[0].blackhole_evs = hole;
-  ASSERT_TRUE(Transfer(net, kMiB));
+  // Two losses make an EV ASSUMED_BAD; plane 0's window, cut by the
+  // losses, sends each hole EV fewer packets than the even spread would.
+  ASSERT_TRUE(Transfer(net, 2 * kMiB));
   ExpectIntact(net);
   for (uint32_t i = 0; i < 128; i++) {
     const mrc_core_ev_info ev = net.a.Ev(i);
@@ -329,24 +343,30 @@ TEST(CoreTransfer, BlackHoledSpineEvsAreProbedBack) {
   }
   net.RunFor(3 * net.a.cfg.probe_interval_us);  // probes go unanswered
   const mrc_core_stats st = net.a.Stats();
-  EXPECT_EQ(st.evs_good, 112U);
+  for (uint32_t i = 0; i < 128; i++) {
+    const mrc_core_ev_info ev = net.a.Ev(i);
+    if (hole.contains(ev.value)) {
+      EXPECT_EQ(ev.state, MRC_EV_ASSUMED_BAD) << "EV " << ev.value;
+    }
+  }
   EXPECT_GT(st.probes_tx, 0U);
-  EXPECT_EQ(st.probe_replies_rx, 0U);
   // Once taken out, the hole gets (almost) no more DATA.
   std::map<uint32_t, uint64_t> before = net.a.data_tx_by_ev;
   ASSERT_TRUE(Transfer(net, 500000));
   for (uint32_t v : hole) EXPECT_EQ(net.a.data_tx_by_ev[v], before[v]) << "EV " << v;
-  // Fix the spine: probes bring every EV back.
+  // Fix the spine: probes bring every EV back (each probe unanswered
+  // doubled the wait for the next).
   net.planes[0].blackhole_evs.clear();
-  net.RunFor(3 * net.a.cfg.probe_interval_us);
-  EXPECT_EQ(net.a.Stats().evs_good, 128U);
-  EXPECT_GE(net.a.Stats().probe_replies_rx, 16U);
+  const uint64_t replies = net.a.Stats().probe_replies_rx;
+  EXPECT_TRUE(net.RunUntil([&] { return net.a.Stats().evs_good == 128; },
+                           net.now + 50 * net.a.cfg.probe_interval_us));
+  EXPECT_GE(net.a.Stats().probe_replies_rx, replies + 16);
   int to_good = 0;
   for (const auto& [note, arg] : net.a.notes)
     if (note == MRC_NOTE_EV_STATE && hole.contains(net.a.Ev(arg).value)) to_good++;
   EXPECT_GE(to_good, 32);  // each went bad and came back
   before = net.a.data_tx_by_ev;
-  ASSERT_TRUE(Transfer(net, 500000));
+  ASSERT_TRUE(Transfer(net, 2 * kMiB));
   ExpectIntact(net);
   for (uint32_t v : hole) EXPECT_GT(net.a.data_tx_by_ev[v], before[v]) << "EV " << v;
 }
@@ -358,9 +378,13 @@ TEST(CoreTransfer, EvMinActiveRespected) {
   net.a.cfg.ev_min_active = 28;
   net.Connect();
   ASSERT_TRUE(net.RunUntil([&] { return net.Established(); }, net.now + kSec));
-  // Black-hole half the EVs: only 4 may be declared bad.
+  // Black-hole half the EVs of each plane (EV i is on plane i % 2): only
+  // 4 may be declared bad. (Every EV of one plane would be a dead plane,
+  // which the connection leaves before its EVs lose two packets each.)
   std::set<uint32_t> hole;
-  for (uint32_t i = 0; i < 32; i += 2) hole.insert(net.a.Ev(i).value);
+  for (uint32_t i = 0; i < 32; i++) {
+    if ((i / 2) % 2 == 0) hole.insert(net.a.Ev(i).value);
+  }
   net.planes[0].blackhole_evs = hole;
   net.planes[1].blackhole_evs = hole;
   ASSERT_TRUE(Transfer(net, 300000));

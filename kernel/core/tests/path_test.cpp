@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+// Planes as paths: room in a plane's window, and the plane a packet goes
+// to (earliest expected completion).
+#include <memory>
+
+#include "harness.hpp"
+
+extern "C" {
+#include "core_private.h"
+}
+
+namespace mrc_test {
+namespace {
+
+constexpr uint32_t kMss = 1000;
+
+// A core with only what path.c reads: planes 0..n-1 usable, each with a
+// window of `cwnd` bytes and a round trip of `rtt` us.
+std::unique_ptr<mrc_core> Paths(uint32_t n, uint32_t cwnd, uint32_t rtt) {
+  auto core = std::make_unique<mrc_core>();
+  core->mss = kMss;
+  for (uint32_t p = 0; p < n; p++) {
+    core->usable |= 1U << p;
+    core->paths[p].win.cwnd = cwnd;
+    core->paths[p].srtt_us = rtt;
+  }
+  return core;
+}
+
+TEST(CorePath, RoomAllowsLessThanAnMssOver) {
+  auto core = Paths(1, 10 * kMss, 100);
+  core->paths[0].inflight = 9 * kMss + 500;
+  EXPECT_TRUE(mrc_path_room(core.get(), 0, kMss));  // 500 over
+  core->paths[0].inflight = 10 * kMss;
+  EXPECT_FALSE(mrc_path_room(core.get(), 0, kMss));  // a whole MSS over
+  // A train of 4 fits only where 4 packets (less an MSS) of room are.
+  core->paths[0].inflight = 7 * kMss;
+  EXPECT_FALSE(mrc_path_room(core.get(), 0, 4 * kMss));
+  core->paths[0].inflight = 6 * kMss + 1;
+  EXPECT_TRUE(mrc_path_room(core.get(), 0, 4 * kMss));
+}
+
+TEST(CorePath, EqualPlanesTakeTurns) {
+  auto core = Paths(4, 10 * kMss, 100);
+  std::array<uint32_t, 4> sent{};
+  for (int i = 0; i < 40; i++) {
+    const int p = mrc_path_pick(core.get(), 0xf, kMss, false);
+    ASSERT_GE(p, 0);
+    core->paths[p].inflight += kMss;
+    sent.at(static_cast<size_t>(p))++;
+  }
+  for (const uint32_t n : sent) EXPECT_EQ(n, 10U);
+  // Every window full: no plane has room, unless forced.
+  EXPECT_EQ(mrc_path_pick(core.get(), 0xf, kMss, false), -1);
+  EXPECT_GE(mrc_path_pick(core.get(), 0xf, kMss, true), 0);
+}
+
+// A plane with a quarter of the window at the same RTT delivers a
+// quarter as fast: it gets a quarter as many of the packets.
+TEST(CorePath, ShareFollowsWindowOverRtt) {
+  auto core = Paths(2, 40 * kMss, 100);
+  core->paths[1].win.cwnd = 10 * kMss;
+  std::array<uint32_t, 2> sent{};
+  for (int i = 0; i < 50; i++) {
+    const int p = mrc_path_pick(core.get(), 0x3, kMss, false);
+    ASSERT_GE(p, 0);
+    core->paths[p].inflight += kMss;
+    sent.at(static_cast<size_t>(p))++;
+  }
+  EXPECT_EQ(sent[0], 40U);
+  EXPECT_EQ(sent[1], 10U);
+  // The same windows, but plane 1's round trip is four times longer
+  // (its queue): it gets a sixteenth.
+  core = Paths(2, 40 * kMss, 100);
+  core->paths[1].win.cwnd = 10 * kMss;
+  core->paths[1].srtt_us = 400;
+  sent = {};
+  for (int i = 0; i < 34; i++) {
+    const int p = mrc_path_pick(core.get(), 0x3, kMss, false);
+    ASSERT_GE(p, 0);
+    core->paths[p].inflight += kMss;
+    sent.at(static_cast<size_t>(p))++;
+  }
+  EXPECT_EQ(sent[0], 32U);
+  EXPECT_EQ(sent[1], 2U);
+}
+
+TEST(CorePath, MaskAndWindowsAreHonoured) {
+  auto core = Paths(3, 10 * kMss, 100);
+  EXPECT_EQ(mrc_path_pick(core.get(), 0x4, kMss, false), 2);
+  EXPECT_EQ(mrc_path_pick(core.get(), 0x0, kMss, false), -1);
+  core->paths[0].inflight = 10 * kMss;
+  EXPECT_EQ(mrc_path_pick(core.get(), 0x3, kMss, false), 1);
+  // The connection's window: its usable planes' together.
+  EXPECT_EQ(mrc_path_cwnd(core.get()), 30 * kMss);
+  core->usable = 0x1;
+  EXPECT_EQ(mrc_path_cwnd(core.get()), 10 * kMss);
+}
+
+}  // namespace
+}  // namespace mrc_test
