@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 // Planes as paths: room in a plane's window, and the plane a packet goes
 // to (earliest expected completion).
+#include <array>
 #include <memory>
 
 #include "harness.hpp"
@@ -27,6 +28,20 @@ std::unique_ptr<mrc_core> Paths(uint32_t n, uint32_t cwnd, uint32_t rtt) {
   return core;
 }
 
+// `n` packets of an MSS, each to the plane mrc_path_pick() names, which
+// then has it in flight: how many each of planes 0..3 got.
+std::array<uint32_t, 4> Send(mrc_core* core, uint32_t mask, int n) {
+  std::array<uint32_t, 4> sent{};
+  for (int i = 0; i < n; i++) {
+    const int p = mrc_path_pick(core, mask, kMss, false);
+    EXPECT_GE(p, 0);
+    if (p < 0) break;
+    core->paths[p].inflight += kMss;
+    sent.at(static_cast<size_t>(p))++;
+  }
+  return sent;
+}
+
 TEST(CorePath, RoomAllowsLessThanAnMssOver) {
   auto core = Paths(1, 10 * kMss, 100);
   core->paths[0].inflight = 9 * kMss + 500;
@@ -42,14 +57,7 @@ TEST(CorePath, RoomAllowsLessThanAnMssOver) {
 
 TEST(CorePath, EqualPlanesTakeTurns) {
   auto core = Paths(4, 10 * kMss, 100);
-  std::array<uint32_t, 4> sent{};
-  for (int i = 0; i < 40; i++) {
-    const int p = mrc_path_pick(core.get(), 0xf, kMss, false);
-    ASSERT_GE(p, 0);
-    core->paths[p].inflight += kMss;
-    sent.at(static_cast<size_t>(p))++;
-  }
-  for (const uint32_t n : sent) EXPECT_EQ(n, 10U);
+  for (const uint32_t n : Send(core.get(), 0xf, 40)) EXPECT_EQ(n, 10U);
   // Every window full: no plane has room, unless forced.
   EXPECT_EQ(mrc_path_pick(core.get(), 0xf, kMss, false), -1);
   EXPECT_GE(mrc_path_pick(core.get(), 0xf, kMss, true), 0);
@@ -60,13 +68,7 @@ TEST(CorePath, EqualPlanesTakeTurns) {
 TEST(CorePath, ShareFollowsWindowOverRtt) {
   auto core = Paths(2, 40 * kMss, 100);
   core->paths[1].win.cwnd = 10 * kMss;
-  std::array<uint32_t, 2> sent{};
-  for (int i = 0; i < 50; i++) {
-    const int p = mrc_path_pick(core.get(), 0x3, kMss, false);
-    ASSERT_GE(p, 0);
-    core->paths[p].inflight += kMss;
-    sent.at(static_cast<size_t>(p))++;
-  }
+  std::array<uint32_t, 4> sent = Send(core.get(), 0x3, 50);
   EXPECT_EQ(sent[0], 40U);
   EXPECT_EQ(sent[1], 10U);
   // The same windows, but plane 1's round trip is four times longer
@@ -74,13 +76,7 @@ TEST(CorePath, ShareFollowsWindowOverRtt) {
   core = Paths(2, 40 * kMss, 100);
   core->paths[1].win.cwnd = 10 * kMss;
   core->paths[1].srtt_us = 400;
-  sent = {};
-  for (int i = 0; i < 34; i++) {
-    const int p = mrc_path_pick(core.get(), 0x3, kMss, false);
-    ASSERT_GE(p, 0);
-    core->paths[p].inflight += kMss;
-    sent.at(static_cast<size_t>(p))++;
-  }
+  sent = Send(core.get(), 0x3, 34);
   EXPECT_EQ(sent[0], 32U);
   EXPECT_EQ(sent[1], 2U);
 }
