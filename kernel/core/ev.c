@@ -4,7 +4,7 @@
  * over the planes both ends share, EV states and probes, and the weighted
  * spraying scheduler that picks an EV for every DATA packet.
  *
- * Every DATA packet first gets a plane (path.c: where it arrives first,
+ * Every DATA packet first gets a plane (path.c: where it waits least,
  * among the planes with room in their own window), then an EV of that
  * plane by smooth weighted round-robin over its GOOD EVs: every pick adds
  * each candidate's weight to its credit, takes the candidate with the
@@ -289,7 +289,7 @@ static int mrc_ev_pick_in(struct mrc_core *core, u32 plane, u32 avoid_ev)
 
 /*
  * The EV for the next DATA packet (@len bytes): first the plane (path.c:
- * where it arrives first, among the planes with room in their window,
+ * where it waits least, among the planes with room in their window,
  * any of them if @force), then an EV of it. A retransmission prefers
  * neither @avoid_ev nor plane @avoid_plane (its last route). Planes with
  * a GOOD EV come first; with none, the others take their turn, so a

@@ -571,8 +571,6 @@ static bool mrc_snd_window_ok(const struct mrc_core *core,
 	if (seg->psn == core->snd_una && seg->state == MRC_SEG_LOST &&
 	    !core->una_refused)
 		return true;
-	if (!inflight)
-		return seg->len <= core->peer_rwnd;
 	return inflight + seg->len <= core->peer_rwnd;
 }
 
