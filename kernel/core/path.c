@@ -130,7 +130,7 @@ int mrc_path_pick(const struct mrc_core *core, u32 mask, u32 len,
 		if (!force && !mrc_path_room(core, p, len))
 			continue;
 		path = &core->paths[p];
-		/* x 256: a packet's share of a window is well below one. */
+		/* x 256: in flight over window is a fraction. */
 		cost = (u64)path->inflight * mrc_path_rtt(core, p) * 256 /
 		       path->win.cwnd;
 		if (best < 0 || cost < best_cost) {
