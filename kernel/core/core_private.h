@@ -72,6 +72,12 @@ static inline u32 mrc_clamp(u32 v, u32 lo, u32 hi)
 	return mrc_min(mrc_max(v, lo), hi);
 }
 
+/* A smoothed RTT after @sample: 7/8 of the old, or the sample if none. */
+static inline u32 mrc_srtt_next(u32 srtt, u32 sample)
+{
+	return srtt ? (7 * srtt + sample) / 8 : sample;
+}
+
 static inline u64 mrc_min64(u64 a, u64 b)
 {
 	return a < b ? a : b;

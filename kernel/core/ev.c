@@ -393,8 +393,7 @@ void mrc_ev_on_ack(struct mrc_core *core, u32 idx, u32 rtt_us, bool ce)
 	ev->losses_in_row = 0;
 	if (rtt_us) {
 		mrc_ev_rtt_floor(core, rtt_us);
-		ev->srtt_us = ev->srtt_us ? (7 * ev->srtt_us + rtt_us) / 8 :
-					    rtt_us;
+		ev->srtt_us = mrc_srtt_next(ev->srtt_us, rtt_us);
 		mrc_path_rtt_sample(core, ev->plane, rtt_us);
 	}
 	if (ce) {
@@ -511,7 +510,7 @@ int mrc_ev_on_probe_reply(struct mrc_core *core, const struct mrc_pkt *pkt,
 	ev->probing = 0;
 	rtt = (u32)mrc_now(core) - pkt->probe.tsval;
 	if (rtt < 60u * 1000 * 1000) {
-		ev->srtt_us = ev->srtt_us ? (7 * ev->srtt_us + rtt) / 8 : rtt;
+		ev->srtt_us = mrc_srtt_next(ev->srtt_us, rtt);
 		mrc_ev_rtt_floor(core, rtt);
 	}
 	if (ev->state == MRC_EV_ASSUMED_BAD) {

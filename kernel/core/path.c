@@ -156,9 +156,8 @@ u32 mrc_path_cwnd(const struct mrc_core *core)
 /* A round-trip sample of an EV of @plane. */
 void mrc_path_rtt_sample(struct mrc_core *core, u32 plane, u32 rtt_us)
 {
-	u32 *srtt = &core->paths[plane].srtt_us;
-
-	*srtt = *srtt ? (7 * *srtt + rtt_us) / 8 : rtt_us;
+	core->paths[plane].srtt_us = mrc_srtt_next(core->paths[plane].srtt_us,
+						   rtt_us);
 }
 
 /*
