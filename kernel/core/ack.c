@@ -291,17 +291,24 @@ static void mrc_ack_peer_planes(struct mrc_core *core, u16 plane_up)
  * the window came from: SACKs take different planes and overtake each
  * other, and an old one reports room the peer has since filled (the
  * simulator saw NO_BUFFER refusals on loss-free paths). rcv_bytes, the
- * peer's in-order byte count, orders them; an equal count may still open
- * the window (the application read), as TCP's window update does.
+ * peer's in-order byte count, orders them, and with an equal count the
+ * packets it holds past a gap (ooo_count), which only grow until the
+ * count moves: while a gap stands, every late SACK reported more room
+ * than was left (mrc-netsim's spine-failure, seed 1: 1522 NO_BUFFER
+ * refusals and as many resent packets). Equal in both may still open the
+ * window (the application read), as TCP's window update does.
  */
 static void mrc_ack_window(struct mrc_core *core,
 			   const struct mrc_pkt_sack *s)
 {
+	s32 newer = (s32)(s->rcv_bytes - core->rwnd_rcv_bytes);
+
 	if (core->rwnd_from_sack &&
-	    (s32)(s->rcv_bytes - core->rwnd_rcv_bytes) < 0)
+	    (newer < 0 || (!newer && s->ooo_count < core->rwnd_ooo)))
 		return;
 	core->peer_rwnd = s->rwnd;
 	core->rwnd_rcv_bytes = s->rcv_bytes;
+	core->rwnd_ooo = s->ooo_count;
 	core->rwnd_from_sack = true;
 }
 

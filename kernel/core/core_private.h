@@ -347,6 +347,7 @@ struct mrc_core {
 	u32			peer_rwnd;
 	/* rcv_bytes of the SACK peer_rwnd came from (ack.c) */
 	u32			rwnd_rcv_bytes;
+	u16			rwnd_ooo;	/* the SACK's ooo_count */
 	bool			rwnd_from_sack;
 	bool			una_refused;	/* NO_BUFFER NACK for snd_una */
 	u32			peer_psn_win;

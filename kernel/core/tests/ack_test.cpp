@@ -65,6 +65,33 @@ TEST_F(CoreAck, SackBitmapAcksExactlyItsBits) {
   EXPECT_EQ(net_.a.Stats().acked_bytes, 7U * 1400);
 }
 
+// SACKs overtake each other. While the peer holds data past a gap its
+// in-order count stands still, and a late SACK, sent when it held less,
+// must not reopen the room the newer one said was gone (the sender then
+// overran the peer's buffer: 1522 NO_BUFFER refusals in mrc-netsim's
+// spine-failure). With as much held, a bigger window is the application
+// reading, and counts.
+TEST_F(CoreAck, LateSackPastAGapOpensNoRoom) {
+  auto sack = [&](uint32_t held, uint32_t rwnd) {
+    mrc_pkt s = FromB(net_, MRC_PKT_SACK);
+    s.sack.cum_psn = kIsn;
+    s.sack.sack_base = kIsn & ~63U;
+    for (uint32_t psn = kIsn + 1; psn <= kIsn + held; psn++)
+      s.sack.bitmap |= 1ULL << (psn - s.sack.sack_base);
+    s.sack.trig_psn = kIsn + held;
+    s.sack.rcv_bytes = 0;
+    s.sack.ooo_count = static_cast<uint16_t>(held);
+    s.sack.rwnd = rwnd;
+    s.sack.plane_up = 0x3;
+    EXPECT_EQ(mrc_core_input(net_.a.core, &s, 0, false), MRC_DROP_NONE);
+    return net_.a.Stats().peer_rwnd;
+  };
+  EXPECT_EQ(sack(5, 3000), 3000U);
+  EXPECT_EQ(sack(2, 1U << 20), 3000U) << "a late SACK reopened the window";
+  EXPECT_EQ(sack(5, 60000), 60000U) << "a window update was ignored";
+  EXPECT_EQ(sack(7, 2000), 2000U);
+}
+
 TEST_F(CoreAck, SackOfNeverSentIsDropped) {
   const mrc_core_stats before = net_.a.Stats();
   mrc_pkt s = FromB(net_, MRC_PKT_SACK);
