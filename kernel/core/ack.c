@@ -9,8 +9,10 @@
  * (transmissions, not PSNs, so a retransmission that gets through exposes
  * every older one that did not) and it has been out longer than its EV's
  * RTT allows (mrc_ack_reorder_wait(): a slow plane is not a lossy one);
- * the reorder timer re-checks those not yet old enough. A NACK loses its
- * PSN at once; the retransmission timer (send.c) catches the rest.
+ * the reorder timer re-checks those not yet old enough. A segment whose
+ * EV has had a later transmission acked is lost with no wait: an EV is
+ * one route, and a route keeps order. A NACK loses its PSN at once; the
+ * retransmission timer (send.c) catches the rest.
  *
  * The reordering window adapts, as RACK's does with DSACK: a retransmitted
  * segment acknowledged sooner after its retransmission than any path's
@@ -114,6 +116,18 @@ static void mrc_ack_reorder_decay(struct mrc_core *core, u64 now)
 }
 
 /*
+ * Was a later transmission on @seg's EV acked? An EV is one route, and a
+ * route keeps order: @seg is lost, however long its wait.
+ */
+static bool mrc_ack_ev_overtaken(const struct mrc_core *core,
+				 const struct mrc_seg *seg)
+{
+	u32 hi = core->evs[seg->ev_idx].acked_tx;
+
+	return hi && (s32)(hi - 1 - seg->tx_seq) > 0;
+}
+
+/*
  * tx_list is in transmission order: once a segment was sent too recently
  * for the shortest wait of any, so was every one after it, and the scan
  * stops there; the timer then comes back no later than that segment
@@ -142,6 +156,11 @@ void mrc_ack_detect_losses(struct mrc_core *core)
 	while (seg && (s32)(core->rack_hi - seg->tx_seq) >=
 		      MRC_CORE_REORDER_PKTS) {
 		next = seg->next;
+		if (mrc_ack_ev_overtaken(core, seg)) {
+			mrc_snd_mark_lost(core, seg, 0);
+			seg = next;
+			continue;
+		}
 		if (seg->sent_us + min_wait > now) {
 			due = seg->sent_us + min_wait;
 			if (!first || due < first)

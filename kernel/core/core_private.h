@@ -164,6 +164,7 @@ struct mrc_ev {
 	s32	credit;			/* smooth weighted round-robin */
 	u32	srtt_us;
 	u32	probe_id;		/* of every probe since the last reply */
+	u32	acked_tx;		/* 1 + the latest tx_seq acked (0: none) */
 	u64	next_probe_us;
 	u64	tx_pkts;
 	u64	tx_bytes;

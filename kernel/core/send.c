@@ -810,6 +810,8 @@ void mrc_snd_ack_seg(struct mrc_core *core, struct mrc_seg *seg)
 		core->rack_hi = seg->tx_seq;
 		core->rack_valid = true;
 	}
+	if (!ev->acked_tx || (s32)(seg->tx_seq + 1 - ev->acked_tx) > 0)
+		ev->acked_tx = seg->tx_seq + 1;
 	ev->acked_pkts++;
 	core->queued_bytes -= seg->len;
 	core->stats.acked_bytes += seg->len;
