@@ -30,6 +30,7 @@
 #include <getopt.h>
 #include <net/if.h>
 #include <sched.h>
+#include <signal.h>
 #include <netinet/ip.h>
 #include <netinet/udp.h>
 #include <stdarg.h>
@@ -55,6 +56,7 @@
 #define MAX_UDP		65507		/* largest IPv4 UDP payload */
 #define MAX_CAPTURE	64
 #define MAX_EVS		256
+#define MAX_TAPS	8		/* interfaces sniffed */
 #define PSN_FAR		(1u << 20)	/* beyond any receive window */
 #define PSN_OLD		10000u		/* behind anything still in flight */
 #define PACE_FRAMES	32
@@ -127,6 +129,13 @@ struct inj {
 	uint32_t	evs[MAX_EVS];
 	int		nevs;
 	int		step;
+	pid_t		end_pid;	/* -K: the transfer ended at the end */
+	/* sniffing sockets, one an interface, open until exit (sniff()) */
+	struct {
+		char	name[IF_NAMESIZE];
+		int	fd;
+	}		taps[MAX_TAPS];
+	int		ntaps;
 
 	/* state */
 	uint64_t	rng;
@@ -581,22 +590,56 @@ static void keep_capture(struct inj *in, uint16_t sport, const uint8_t *m,
  * the PSN hint from the newest DATA (the target's next expected PSN, about)
  * or, failing that, the newest SACK (the target's oldest unacked PSN).
  *
- * The socket starts with no protocol, so bind() only adds its hook: a
- * socket made with ETH_P_ALL has one already, and bind() first takes it
- * away, which waits for an RCU grace period. Under the debug kernel,
- * with the guest's CPUs busy with the transfer, that wait took over 10
- * minutes (27 Nov: "task mrc_inject blocked for more than 614 seconds"
- * in packet_do_bind()), and the sniffing window, counted from before
- * bind(), was gone when it returned: no PSN, two steps failed. The
- * window now starts once the socket is bound.
+ * Closing a packet socket waits for an RCU grace period, and so does
+ * binding one that has a protocol already. Under the debug kernel, with
+ * the guest's CPUs busy with the transfer, one such wait took over 10
+ * minutes (27 Nov: "task mrc_inject blocked for more than 614 seconds",
+ * in packet_do_bind() and in packet_release()). So a socket starts with
+ * no protocol (bind() then only adds its hook), stays open for every
+ * step that sniffs the same interface, and closes at exit, after -K
+ * ended the transfer. The sniffing window starts once it is bound; what
+ * it queued before is old and drained first.
  */
-static void sniff(struct inj *in)
+static int tap_open(struct inj *in)
 {
 	struct sockaddr_ll sll = {
 		.sll_family = AF_PACKET,
 		.sll_protocol = htons(ETH_P_ALL),
 	};
 	struct timeval tv = { .tv_usec = 100000 };
+	int fd, i;
+
+	for (i = 0; i < in->ntaps; i++)
+		if (!strcmp(in->taps[i].name, in->iface))
+			return in->taps[i].fd;
+	if (in->ntaps == MAX_TAPS || strlen(in->iface) >= IF_NAMESIZE)
+		die("cannot sniff %s: %d interfaces at most", in->iface,
+		    MAX_TAPS);
+	fd = socket(AF_PACKET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		die("AF_PACKET socket: %s", strerror(errno));
+	sll.sll_ifindex = (int)if_nametoindex(in->iface);
+	if (!sll.sll_ifindex)
+		die("no interface %s", in->iface);
+	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0)
+		die("AF_PACKET on %s: %s", in->iface, strerror(errno));
+	strcpy(in->taps[in->ntaps].name, in->iface);
+	in->taps[in->ntaps++].fd = fd;
+	return fd;
+}
+
+/* Throw away what @fd queued before now. */
+static void tap_drain(int fd)
+{
+	static uint8_t f[2048];
+
+	while (recv(fd, f, sizeof(f), MSG_DONTWAIT | MSG_TRUNC) >= 0)
+		;
+}
+
+static void sniff(struct inj *in)
+{
 	bool have_data = false, have_sack = false;
 	uint32_t data_psn = 0, sack_cum = 0;
 	const struct mrc_hdr *h;
@@ -608,15 +651,8 @@ static void sniff(struct inj *in)
 	ssize_t n;
 	int fd;
 
-	fd = socket(AF_PACKET, SOCK_DGRAM, 0);
-	if (fd < 0)
-		die("AF_PACKET socket: %s", strerror(errno));
-	sll.sll_ifindex = (int)if_nametoindex(in->iface);
-	if (!sll.sll_ifindex)
-		die("no interface %s", in->iface);
-	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0 ||
-	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0)
-		die("AF_PACKET on %s: %s", in->iface, strerror(errno));
+	fd = tap_open(in);
+	tap_drain(fd);
 	deadline = now_ms() + SNIFF_MS * mrc_lib_time_scale();
 	while (in->ncap < MAX_CAPTURE && now_ms() < deadline) {
 		n = recv(fd, f, sizeof(f), 0);
@@ -643,7 +679,6 @@ static void sniff(struct inj *in)
 			plen -= one;
 		}
 	}
-	close(fd);
 	if (!in->has_psn && (have_data || have_sack)) {
 		in->psn = have_data ? data_psn : sack_cum;
 		in->has_psn = true;
@@ -1339,7 +1374,7 @@ static int usage(void)
 		"Usage: mrc_inject [ GLOBAL ] STEP\n"
 		"       mrc_inject [ GLOBAL ] < STEPS   (one STEP a line)\n"
 		"GLOBAL := [ -N NETNS ] [ -D DST_TOKEN ] [ -S SRC_TOKEN ] [ -p PORT ]\n"
-		"          [ -n COUNT ] [ -s SEED ] [ -T MS ]\n"
+		"          [ -n COUNT ] [ -s SEED ] [ -T MS ] [ -K PID ]\n"
 		"STEP := -d ADDR -m MODE[,MODE...] [ -n COUNT ] [ -P PSN ] [ -i IFACE ]\n"
 		"        [ -w MS ] [ -a SADDR ] [ -E EV[,EV...] ]\n"
 		"  -N NETNS  the target's netns: its counters (mrc_stat, and snmp's\n"
@@ -1348,6 +1383,9 @@ static int usage(void)
 		"            is due was counted (up to -T MS, default 5000)\n"
 		"  -D, -S    the target connection's token and its peer's\n"
 		"  -p PORT   the target's MRC UDP port (default %d)\n"
+		"  -K PID    at the end, end the transfer of process PID\n"
+		"            (SIGUSR1) and wait until it exits, before the\n"
+		"            sniffing sockets close\n"
 		"  -n COUNT  packets per mode (default 100)\n"
 		"  -d ADDR   the target's plane address (IPv4)\n"
 		"  -P PSN    PSN hint: the target's next expected (psn) or oldest\n"
@@ -1506,8 +1544,8 @@ static int parse_opts(struct inj *in, int argc, char **argv, bool global,
 	int opt;
 
 	optind = 0;
-	while ((opt = getopt(argc, argv, "d:p:D:S:n:s:P:i:w:a:E:m:N:T:h")) != -1) {
-		if (!global && strchr("pDSsNT", opt)) {
+	while ((opt = getopt(argc, argv, "d:p:D:S:n:s:P:i:w:a:E:m:N:T:K:h")) != -1) {
+		if (!global && strchr("pDSsNTK", opt)) {
 			fprintf(stderr, "mrc_inject: -%c is global\n", opt);
 			return usage();
 		}
@@ -1559,6 +1597,9 @@ static int parse_opts(struct inj *in, int argc, char **argv, bool global,
 			break;
 		case 'T':
 			in->timeout_ms = parse_u32(optarg, "timeout");
+			break;
+		case 'K':
+			in->end_pid = (pid_t)parse_u32(optarg, "pid");
 			break;
 		default:
 			return usage();
@@ -1653,6 +1694,41 @@ static int run_step(struct inj *in, int argc, char **argv, long count,
 	return 0;
 }
 
+/* Is process @pid still running (not gone, not a zombie)? */
+static bool pid_running(pid_t pid)
+{
+	char path[64], buf[512], *paren;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+}
+
+/*
+ * -K: the transfer ends before the sniffing sockets close at exit, so
+ * that their grace period (sniff()) does not wait behind its load.
+ */
+static void end_transfer(const struct inj *in)
+{
+	long deadline = now_ms() + 120000L * mrc_lib_time_scale();
+
+	if (!in->end_pid || !in->ntaps)
+		return;
+	kill(in->end_pid, SIGUSR1);
+	while (pid_running(in->end_pid) && now_ms() < deadline)
+		usleep(100000);
+}
+
 /* Steps from stdin, one a line of options ('#' starts a comment). */
 static int run_steps(struct inj *in, long count)
 {
@@ -1701,8 +1777,13 @@ int main(int argc, char **argv)
 		}
 		open_target(&in, in.netns);
 	}
-	if (!list)
-		return run_steps(&in, in.count);
-	free(list);
-	return run_step(&in, argc, argv, in.count, true);
+	if (!list) {
+		err = run_steps(&in, in.count);
+	} else {
+		free(list);
+		err = run_step(&in, argc, argv, in.count, true);
+	}
+	fflush(stdout);
+	end_transfer(&in);
+	return err;
 }

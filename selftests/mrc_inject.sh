@@ -200,7 +200,7 @@ inject() {
 		mrc_lib_fail "$h: injections" "the transfer ended before them (raise MRC_INJ_SECONDS)"
 	elif ! out=$(printf '%s\n' "${steps[@]}" |
 		     topo_exec "$peer" "$INJECT" -N "$(topo_ns "$h")" -D "$id" \
-			-S "$pid" -n "$COUNT" -s "$((++seed))"); then
+			-S "$pid" -n "$COUNT" -s "$((++seed))" -K "$cpid"); then
 		mrc_lib_fail "$h: injections" "mrc_inject failed after: $(tail -c 300 <<< "$out")"
 	fi
 	out=$(jq -r --arg h "$h" --argjson id "$id" --argjson x "$EXACT" \
