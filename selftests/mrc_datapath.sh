@@ -138,6 +138,15 @@ check_spread() {
 }
 mrc_lib_check "counters: every plane carried traffic" check_spread
 
+# End the background transfer of pids $2 and $3: true if $1 is 1, else
+# false after saying what the transfer did.
+bg_end() {
+	[ "$1" = 1 ] || mrc_dp_background_said
+	kill "$2" "$3" 2> /dev/null
+	wait "$2" "$3" 2> /dev/null
+	[ "$1" = 1 ]
+}
+
 # Per EV, during a transfer: every EV carried data; once plane 1 is down,
 # its EVs get no new packets while the others keep moving.
 paths() { topo_exec a "$MRCCTL" -j path show conn "$1"; }
@@ -161,12 +170,38 @@ ev_spread_and_dead_plane() {
 	[ "$dead1" = "$dead0" ] && [ "$live1" -gt "$((live0 + 100))" ] || ok=0
 	[ "$ok" = 1 ] || mrc_dp_background_said
 	topo_link 1 up
-	kill "$cpid" "$spid" 2> /dev/null
-	wait "$cpid" "$spid" 2> /dev/null
-	[ "$ok" = 1 ]
+	bg_end 1 "$cpid" "$spid" && [ "$ok" = 1 ]
 }
 mrc_lib_check "counters: every EV carried traffic, a dead plane's EVs get none" \
 	ev_spread_and_dead_plane
+
+# The administrator's plane weight reaches live connections: plane 1 at
+# weight 1 (the others 100) gets far less of the new packets than before.
+plane_weight_moves_load() {
+	local spid cpid id ok=1 d0 o0 d1 o1 d2 o2 before after
+	port=$((port + 1))
+	mrc_dp_background "$port" "$BG_SECS"
+	spid=$MRC_DP_SPID cpid=$MRC_DP_CPID
+	sleep 2
+	id=$(mrc_dp_conn_id "$port")
+	d0=$(plane_tx "$id" ==) o0=$(plane_tx "$id" !=)
+	sleep 2
+	d1=$(plane_tx "$id" ==) o1=$(plane_tx "$id" !=)
+	# plane 1's packets per thousand of all, before and after
+	before=$(((d1 - d0) * 1000 / (d1 - d0 + o1 - o0 + 1)))
+	topo_exec a "$MRCCTL" plane set 1 weight 1 || ok=0
+	sleep 1
+	d1=$(plane_tx "$id" ==) o1=$(plane_tx "$id" !=)
+	sleep 2
+	d2=$(plane_tx "$id" ==) o2=$(plane_tx "$id" !=)
+	after=$(((d2 - d1) * 1000 / (d2 - d1 + o2 - o1 + 1)))
+	echo "# plane 1's share of the packets: $before per mille at weight 100, $after at weight 1"
+	[ "$((o2 - o1))" -gt 100 ] && [ "$((after * 2))" -lt "$before" ] || ok=0
+	topo_exec a "$MRCCTL" plane set 1 weight 100 || ok=0
+	bg_end "$ok" "$cpid" "$spid"
+}
+mrc_lib_check "plane weight: a live connection moves load off a plane of weight 1" \
+	plane_weight_moves_load
 
 # A plane deleted by the control plane and added again under its id (mrcd
 # restarting, an operator's mistake undone) carries the connections that
@@ -188,10 +223,7 @@ plane_readded() {
 	tx1=$(plane_tx "$id" ==)
 	echo "# conn $id: 2 s after plane 1 came back, its EVs sent $((tx1 - tx0))"
 	[ "$((tx1 - tx0))" -gt 100 ] || ok=0
-	[ "$ok" = 1 ] || mrc_dp_background_said
-	kill "$cpid" "$spid" 2> /dev/null
-	wait "$cpid" "$spid" 2> /dev/null
-	[ "$ok" = 1 ]
+	bg_end "$ok" "$cpid" "$spid"
 }
 mrc_lib_check "a plane deleted and added again carries the connection again" \
 	plane_readded

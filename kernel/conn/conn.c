@@ -223,6 +223,25 @@ void mrc_conn_plane_changed(struct mrc_net *mn, u32 plane, bool up)
 	mrc_conn_for_each(mn, mrc_conn_plane_update, &change, false);
 }
 
+struct mrc_plane_weight {
+	u32	plane;
+	u32	weight;
+};
+
+static void mrc_conn_plane_weight_one(struct mrc_conn *conn, void *arg)
+{
+	const struct mrc_plane_weight *w = arg;
+
+	mrc_core_plane_weight(conn->core, w->plane, w->weight);
+}
+
+void mrc_conn_plane_weight(struct mrc_net *mn, u32 plane, u32 weight)
+{
+	struct mrc_plane_weight w = { .plane = plane, .weight = weight };
+
+	mrc_conn_for_each(mn, mrc_conn_plane_weight_one, &w, false);
+}
+
 static void mrc_conn_reset(struct mrc_conn *conn, void *arg)
 {
 	mrc_core_abort(conn->core, 0);
@@ -250,6 +269,7 @@ void mrc_conn_cfg_planes(struct mrc_net *mn, struct mrc_core_cfg *cfg)
 	struct mrc_plane *pl;
 	u32 id;
 
+	BUILD_BUG_ON(MRC_MAX_PLANES > MRC_WIRE_MAX_PLANES);
 	cfg->nplanes = 0;
 	cfg->plane_up = 0;
 	rcu_read_lock();
@@ -273,6 +293,7 @@ void mrc_conn_cfg_planes(struct mrc_net *mn, struct mrc_core_cfg *cfg)
 			continue;	/* unreachable: no address at all */
 		if (mrc_plane_usable(pl))
 			cfg->plane_up |= BIT(id);
+		cfg->plane_weight[id] = (u16)READ_ONCE(pl->weight);
 		cfg->nplanes++;
 	}
 	rcu_read_unlock();

@@ -93,6 +93,8 @@ void mrc_conn_schedule_kill(struct mrc_conn *conn, unsigned long delay);
 
 /* For every live connection of @mn: tell the core plane @plane's state. */
 void mrc_conn_plane_changed(struct mrc_net *mn, u32 plane, bool up);
+/* Plane @plane's weight changed: every connection of @mn takes it. */
+void mrc_conn_plane_weight(struct mrc_net *mn, u32 plane, u32 weight);
 /* Kill every connection of a dying netns. */
 void mrc_conn_flush(struct mrc_net *mn);
 

@@ -131,6 +131,7 @@ void mrc_core_update_usable(struct mrc_core *core)
 	changed = old ^ usable;
 	if (!changed)
 		return;
+	mrc_path_weigh(core);
 	for (p = 0; p < MRC_WIRE_MAX_PLANES; p++)
 		if (changed & (1u << p))
 			mrc_core_notify(core, MRC_NOTE_PLANE_STATE, p);
@@ -295,6 +296,8 @@ static int mrc_core_apply_cfg(struct mrc_core *core, const struct mrc_core_cfg *
 		core->planes[id] = cfg->planes[i];
 		core->our_mask |= 1u << id;
 	}
+	for (i = 0; i < MRC_WIRE_MAX_PLANES; i++)
+		mrc_core_plane_weight(core, i, cfg->plane_weight[i]);
 	core->local_up = cfg->plane_up & core->our_mask;
 	core->peer_up = 0xffff;
 	if (cfg->has_peer) {

@@ -229,6 +229,7 @@ struct mrc_path {
 	u32			acked;		/* one SACK's bytes (ack.c) */
 	u16			good;		/* EVs in state GOOD */
 	u16			first_ev;
+	u16			weight;		/* the administrator's (path.c) */
 };
 
 struct mrc_core {
@@ -273,6 +274,7 @@ struct mrc_core {
 	u32			usable;		/* planes carrying data now */
 	u32			syn_plane;	/* plane of handshake packets */
 	struct mrc_path		paths[MRC_WIRE_MAX_PLANES];	/* by id */
+	u16			path_wmax;	/* mrc_path_weigh() */
 	u32			ev_stride;	/* see struct mrc_path */
 
 	/* EVs */
@@ -488,6 +490,8 @@ u32 mrc_path_good_mask(const struct mrc_core *core);
 int mrc_path_pick(const struct mrc_core *core, u32 mask, u32 len,
 		  bool force);
 u32 mrc_path_cwnd(const struct mrc_core *core);
+u32 mrc_path_wnd(const struct mrc_core *core, u32 plane);
+void mrc_path_weigh(struct mrc_core *core);
 void mrc_path_rtt_sample(struct mrc_core *core, u32 plane, u32 rtt_us);
 void mrc_path_on_sack(struct mrc_core *core, u32 trig_plane, u32 rtt_us,
 		      bool ce);

@@ -246,6 +246,8 @@ struct mrc_core_cfg {
 	struct mrc_core_plane	planes[MRC_WIRE_MAX_PLANES];
 	u32			nplanes;
 	u32			plane_up;
+	/* by plane id, 1..MRC_PLANE_WEIGHT_MAX; 0: MRC_PLANE_WEIGHT_DEFAULT */
+	u16			plane_weight[MRC_WIRE_MAX_PLANES];
 	struct mrc_core_plane	peer;
 	bool			has_peer;
 };
@@ -423,6 +425,12 @@ void mrc_core_set_user_timeout(struct mrc_core *core, u32 ms);
 
 /* Our plane @plane can (not) send; in-flight data on it is resent at once. */
 void mrc_core_plane_update(struct mrc_core *core, u32 plane, bool up);
+
+/*
+ * The administrator's weight of our plane @plane (1..MRC_PLANE_WEIGHT_MAX,
+ * 0: the default), from the next packet on (path.c: what it means).
+ */
+void mrc_core_plane_weight(struct mrc_core *core, u32 plane, u32 weight);
 
 /* Administrator: set EV @idx to GOOD / ASSUMED_BAD / DENIED. */
 int mrc_core_ev_set_state(struct mrc_core *core, u32 idx, u8 state);

@@ -729,7 +729,7 @@ static bool mrc_snd_defer(const struct mrc_core *core,
 		/* An idle plane takes what it can now (mrc_snd_pick_ev()). */
 		if (!core->paths[p].inflight || mrc_path_room(core, p, train))
 			return false;
-		wide |= core->paths[p].win.cwnd >= 2 * train;
+		wide |= mrc_path_wnd(core, p) >= 2 * train;
 	}
 	return wide;
 }

@@ -305,8 +305,10 @@ int __mrc_plane_set(struct mrc_net *mn, struct mrc_plane *pl,
 		WRITE_ONCE(pl->state, cfg->state);
 	if (cfg->set_port)
 		WRITE_ONCE(pl->port, cfg->port);
-	if (cfg->set_weight)
+	if (cfg->set_weight && cfg->weight != pl->weight) {
 		WRITE_ONCE(pl->weight, cfg->weight);
+		mrc_conn_plane_weight(mn, pl->id, cfg->weight);
+	}
 	if (cfg->set_mtu)
 		WRITE_ONCE(pl->mtu, cfg->mtu);
 	if (cfg->set_offload)

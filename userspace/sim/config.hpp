@@ -78,6 +78,7 @@ struct CoreCfg {
   uint32_t ack_delay_us = 20;
   uint32_t user_timeout_ms = 2000;
   uint32_t target_delay_ns = 20000;
+  std::vector<uint32_t> plane_weight;  // of plane p (absent or 0: the default)
 };
 
 struct SimCfg {

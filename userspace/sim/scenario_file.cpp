@@ -4,6 +4,9 @@
 // read strictly: an unknown key, a wrong type or a value out of range is
 // an error naming the key (fabric.hosts, failures[2].spine) and what was
 // wrong with it.
+#include <linux/mrc_netlink.h>
+#include <linux/mrc_wire.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -242,6 +245,10 @@ void ReadCore(Obj o, CoreCfg& c) {
   o.Uint("ack_delay_us", c.ack_delay_us, 1);
   o.Uint("user_timeout_ms", c.user_timeout_ms, 1);
   o.Uint("target_delay_ns", c.target_delay_ns, 1);
+  o.UintList("plane_weight", c.plane_weight, 0, MRC_PLANE_WEIGHT_MAX);
+  if (c.plane_weight.size() > MRC_WIRE_MAX_PLANES)
+    throw BadScenario(o.Where("plane_weight") + "more than " + std::to_string(MRC_WIRE_MAX_PLANES) +
+                      " planes");
   o.Done();
 }
 

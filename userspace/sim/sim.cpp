@@ -55,6 +55,7 @@ void Sim::FillCfg(Endpoint& ep) const {
     k.planes[p].udp_port = 4797;
     k.planes[p].addr4 = 0x0a000000U | p << 16 | ep.host;
     if (fabric_.HostPlaneUp(ep.host, p)) k.plane_up |= 1U << p;
+    if (p < c.plane_weight.size()) k.plane_weight[p] = static_cast<uint16_t>(c.plane_weight[p]);
   }
   if (ep.client) {
     // The SYN goes to the peer's first plane this host can use.

@@ -81,6 +81,34 @@ TEST(CorePath, ShareFollowsWindowOverRtt) {
   EXPECT_EQ(sent[1], 2U);
 }
 
+// The administrator's weights scale the window each plane may fill
+// against the heaviest usable plane's: equal windows at weights 100 and
+// 50 carry 2:1, and a plane of weight 1 keeps one packet in flight.
+TEST(CorePath, WeightsScaleTheWindows) {
+  auto core = Paths(2, 40 * kMss, 100);
+  mrc_core_plane_weight(core.get(), 0, 100);
+  mrc_core_plane_weight(core.get(), 1, 50);
+  std::array<uint32_t, 4> sent = Send(core.get(), 0x3, 60);
+  EXPECT_EQ(sent[0], 40U);
+  EXPECT_EQ(sent[1], 20U);
+  EXPECT_EQ(mrc_path_pick(core.get(), 0x3, kMss, false), -1);
+  EXPECT_EQ(mrc_path_cwnd(core.get()), 60 * kMss);
+  core = Paths(2, 10 * kMss, 100);
+  mrc_core_plane_weight(core.get(), 1, 1);
+  sent = Send(core.get(), 0x3, 11);
+  EXPECT_EQ(sent[0], 10U);
+  EXPECT_EQ(sent[1], 1U);
+  // Plane 0 no longer usable: plane 1 is the heaviest, its whole window.
+  core->usable = 0x2;
+  mrc_path_weigh(core.get());
+  EXPECT_EQ(mrc_path_wnd(core.get(), 1), 10 * kMss);
+  // 0 is the default, and nothing goes above the maximum.
+  mrc_core_plane_weight(core.get(), 1, 0);
+  EXPECT_EQ(core->paths[1].weight, MRC_PLANE_WEIGHT_DEFAULT);
+  mrc_core_plane_weight(core.get(), 1, 5000);
+  EXPECT_EQ(core->paths[1].weight, MRC_PLANE_WEIGHT_MAX);
+}
+
 TEST(CorePath, MaskAndWindowsAreHonoured) {
   auto core = Paths(3, 10 * kMss, 100);
   EXPECT_EQ(mrc_path_pick(core.get(), 0x4, kMss, false), 2);

@@ -250,7 +250,7 @@ TEST(ScenarioFile, GoodFileSetsEverything) {
                "oversubscription": 2, "prop_ns": 300, "queue_bytes": "256KiB",
                "ecn_bytes": 32768, "reroute_us": 20, "trim": true},
     "workload": {"kind": "allreduce-ring", "msg_bytes": "2MiB", "start_us": 5},
-    "core": {"mss": 2048, "ev_count": 16, "rto_min_us": 300},
+    "core": {"mss": 2048, "ev_count": 16, "rto_min_us": 300, "plane_weight": [100, 25]},
     "failures": [
       {"kind": "link-flap", "at_us": 10, "plane": 1, "leaf": 1, "spine": 0,
        "period_us": 50, "down_us": 20, "count": 3},
@@ -274,6 +274,7 @@ TEST(ScenarioFile, GoodFileSetsEverything) {
   EXPECT_EQ(c->workload.start, 5 * kUs);
   EXPECT_EQ(c->core.mss, 2048U);
   EXPECT_EQ(c->core.ev_count, 16U);
+  EXPECT_EQ(c->core.plane_weight, (std::vector<uint32_t>{100, 25}));
   EXPECT_EQ(c->max_time, 500 * kMs);
   ASSERT_EQ(c->flaps.size(), 2U);
   EXPECT_EQ(c->flaps[0].count, 3U);
@@ -307,6 +308,7 @@ TEST(ScenarioFile, BadFilesNameTheKeyAndTheFault) {
       {R"({"fabric": {"uplink_gbps": 10, "oversubscription": 2}})", "not both"},
       {R"({"workload": {"kind": "broadcast"}})", "workload.kind: \"broadcast\" is unknown"},
       {R"({"workload": {"msg_bytes": "4MB"}})", "workload.msg_bytes: \"4MB\" is not a size"},
+      {R"({"core": {"plane_weight": [100, 1001]}})", "1001 is out of range [0, 1000]"},
       {R"({"failures": {}})", "failures: expected an array"},
       {R"({"failures": [{"kind": "spine-down", "plane": 0, "spine": 1}]})",
        "failures[0].at_us: is missing"},
