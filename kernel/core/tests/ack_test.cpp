@@ -22,6 +22,17 @@ mrc_pkt FromB(const Net& net, uint8_t type) {
   return p;
 }
 
+// Ten segments (14000 bytes) leave a and vanish.
+void TenSegmentsVanish(Net& net) {
+  net.filter = [](int from, uint32_t, const mrc_pkt& p) {
+    return from == 0 && p.type == MRC_PKT_DATA;
+  };
+  net.a.to_send = 14000;
+  net.RunFor(10);
+  ASSERT_EQ(net.a.Stats().tx_data_pkts, 10U);
+  ASSERT_EQ(net.a.Stats().inflight_bytes, 14000U);
+}
+
 class CoreAck : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -29,14 +40,7 @@ class CoreAck : public ::testing::Test {
     net_.a.scripted_random = {0xaaaa, kIsn};
     net_.b.scripted_random = {0xbbbb, 5000};
     Establish(net_);
-    // Ten segments leave a and vanish.
-    net_.filter = [](int from, uint32_t, const mrc_pkt& p) {
-      return from == 0 && p.type == MRC_PKT_DATA;
-    };
-    net_.a.to_send = 14000;
-    net_.RunFor(10);
-    ASSERT_EQ(net_.a.Stats().tx_data_pkts, 10U);
-    ASSERT_EQ(net_.a.Stats().inflight_bytes, 14000U);
+    ASSERT_NO_FATAL_FAILURE(TenSegmentsVanish(net_));
   }
   static constexpr uint32_t kIsn = 1000;
   Net net_{31};
@@ -103,12 +107,7 @@ TEST(CoreAckEv, LaterAckOnTheSameEvLosesAtOnce) {
     net.a.cfg.ev_count = 2;
     net.b.cfg.ev_count = 2;
     Establish(net);
-    net.filter = [](int from, uint32_t, const mrc_pkt& p) {
-      return from == 0 && p.type == MRC_PKT_DATA;
-    };
-    net.a.to_send = 14000;
-    net.RunFor(10);
-    ASSERT_EQ(net.a.Stats().tx_data_pkts, 10U);
+    ASSERT_NO_FATAL_FAILURE(TenSegmentsVanish(net));
     mrc_core* core = net.a.core;
     const uint32_t una = core->snd_una;
     const mrc_seg* first = core->sq[una & core->sq_mask];
