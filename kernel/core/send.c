@@ -810,7 +810,15 @@ void mrc_snd_ack_seg(struct mrc_core *core, struct mrc_seg *seg)
 		core->rack_hi = seg->tx_seq;
 		core->rack_valid = true;
 	}
-	if (!ev->acked_tx || (s32)(seg->tx_seq + 1 - ev->acked_tx) > 0)
+	/*
+	 * Which copy of a resent segment arrived is not known: crediting the
+	 * latest would call lost what was sent before it on that EV, whose
+	 * resends' first copies then do the same (a storm, fuzz_ack's
+	 * regress-rack-scan corpus). Only a first transmission speaks for
+	 * its EV.
+	 */
+	if (seg->tx_count == 1 &&
+	    (!ev->acked_tx || (s32)(seg->tx_seq + 1 - ev->acked_tx) > 0))
 		ev->acked_tx = seg->tx_seq + 1;
 	ev->acked_pkts++;
 	core->queued_bytes -= seg->len;
