@@ -219,6 +219,9 @@ void mrc_nscc_on_timeout(const struct mrc_nscc *cc, struct mrc_nscc_win *w);
 void mrc_nscc_on_overflow(const struct mrc_nscc *cc, struct mrc_nscc_win *w,
 			  u64 now_us, u32 srtt_us);
 
+/* The packets of MSS size over which mrc_path_over_share() counts shares. */
+#define MRC_PATH_SHARE_SPAN	256u
+
 /*
  * One plane as a path of the connection (path.c): its own window and
  * what is in flight on it, its smoothed RTT, and where its EVs are.
@@ -233,6 +236,7 @@ struct mrc_path {
 	u32			peak;		/* most in flight this round */
 	u32			peak_prev;	/* and the round before */
 	u64			peak_us;	/* this round's start */
+	u32			sent;		/* bytes, decaying (path.c) */
 	u16			good;		/* EVs in state GOOD */
 	u16			first_ev;
 	u16			weight;		/* the administrator's (path.c) */
@@ -281,6 +285,8 @@ struct mrc_core {
 	u32			syn_plane;	/* plane of handshake packets */
 	struct mrc_path		paths[MRC_WIRE_MAX_PLANES];	/* by id */
 	u16			path_wmax;	/* mrc_path_weigh() */
+	u32			path_wsum;	/* mrc_path_weigh() */
+	u32			path_sent;	/* paths[].sent together */
 	u32			ev_stride;	/* see struct mrc_path */
 
 	/* EVs */

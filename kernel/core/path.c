@@ -54,9 +54,20 @@ void mrc_path_init(struct mrc_core *core, u32 mask)
 void mrc_path_sent(struct mrc_core *core, const struct mrc_seg *seg)
 {
 	struct mrc_path *path = &core->paths[seg->plane];
+	u32 p;
 
 	path->inflight += seg->len;
 	path->peak = mrc_max(path->peak, path->inflight);
+	path->sent += seg->len;
+	core->path_sent += seg->len;
+	if (core->path_sent < MRC_PATH_SHARE_SPAN * core->mss)
+		return;
+	/* Halve the history: the shares are of the recent packets. */
+	core->path_sent = 0;
+	for (p = 0; p < MRC_WIRE_MAX_PLANES; p++) {
+		core->paths[p].sent /= 2;
+		core->path_sent += core->paths[p].sent;
+	}
 }
 
 void mrc_path_unsent(struct mrc_core *core, const struct mrc_seg *seg)
@@ -75,12 +86,17 @@ static u32 mrc_path_weight(const struct mrc_path *path)
  */
 void mrc_path_weigh(struct mrc_core *core)
 {
-	u32 p, wmax = 0;
+	u32 p, w, wmax = 0, wsum = 0;
 
-	for (p = 0; p < MRC_WIRE_MAX_PLANES; p++)
-		if (core->usable & (1u << p))
-			wmax = mrc_max(wmax, mrc_path_weight(&core->paths[p]));
+	for (p = 0; p < MRC_WIRE_MAX_PLANES; p++) {
+		if (!(core->usable & (1u << p)))
+			continue;
+		w = mrc_path_weight(&core->paths[p]);
+		wmax = mrc_max(wmax, w);
+		wsum += w;
+	}
 	core->path_wmax = (u16)wmax;
+	core->path_wsum = wsum;
 }
 
 void mrc_core_plane_weight(struct mrc_core *core, u32 plane, u32 weight)
@@ -91,6 +107,28 @@ void mrc_core_plane_weight(struct mrc_core *core, u32 plane, u32 weight)
 		weight = MRC_PLANE_WEIGHT_DEFAULT;
 	core->paths[plane].weight = (u16)mrc_min(weight, MRC_PLANE_WEIGHT_MAX);
 	mrc_path_weigh(core);
+}
+
+/*
+ * Has @plane, lighter than the heaviest usable plane, carried more than
+ * its weight's share of the recent packets (its weight over all usable
+ * planes' together)? Then mrc_path_pick() passes it over while another
+ * plane has room. The window alone does not hold a light plane to its
+ * share where the receiver's CPU, not the network, sets the pace: the
+ * receiver serves each plane's queue in turn, so a plane with a
+ * hundredth of the window still got a third of the packets, at a
+ * shorter round trip (a guest's unshaped planes: 332 per mille at
+ * weight 1 of 100, 329 at 100).
+ */
+static bool mrc_path_over_share(const struct mrc_core *core, u32 plane)
+{
+	const struct mrc_path *path = &core->paths[plane];
+	u32 w = mrc_path_weight(path);
+
+	if (w >= core->path_wmax || !path->sent)
+		return false;
+	return (u64)path->sent * core->path_wsum >
+	       (u64)w * core->path_sent;
 }
 
 /*
@@ -164,13 +202,9 @@ static u32 mrc_path_rtt(const struct mrc_core *core, u32 plane)
 	return mrc_clamp(rtt, 1, 1u << 24);
 }
 
-/*
- * The plane of @mask where @len bytes sent now wait least, among those
- * with room for them (any of @mask when @force); -1 if none has room.
- * Ties go to the lowest plane id.
- */
-int mrc_path_pick(const struct mrc_core *core, u32 mask, u32 len,
-		  bool force)
+/* mrc_path_pick(), past-share planes left out if @shares. */
+static int mrc_path_pick_of(const struct mrc_core *core, u32 mask, u32 len,
+			    bool force, bool shares)
 {
 	const struct mrc_path *path;
 	u64 cost, best_cost = 0;
@@ -182,6 +216,8 @@ int mrc_path_pick(const struct mrc_core *core, u32 mask, u32 len,
 			continue;
 		if (!force && !mrc_path_room(core, p, len))
 			continue;
+		if (shares && mrc_path_over_share(core, p))
+			continue;
 		path = &core->paths[p];
 		/* x 256: in flight over window is a fraction. */
 		cost = (u64)path->inflight * mrc_path_rtt(core, p) * 256 /
@@ -192,6 +228,21 @@ int mrc_path_pick(const struct mrc_core *core, u32 mask, u32 len,
 		}
 	}
 	return best;
+}
+
+/*
+ * The plane of @mask where @len bytes sent now wait least, among those
+ * with room for them (any of @mask when @force); -1 if none has room.
+ * Ties go to the lowest plane id. A plane past its weight's share
+ * (mrc_path_over_share()) only when no other plane can take the bytes.
+ */
+int mrc_path_pick(const struct mrc_core *core, u32 mask, u32 len,
+		  bool force)
+{
+	int best = mrc_path_pick_of(core, mask, len, force, true);
+
+	return best >= 0 ? best : mrc_path_pick_of(core, mask, len, force,
+						   false);
 }
 
 /* The window of the connection: its usable planes' windows together. */
@@ -217,10 +268,10 @@ void mrc_path_rtt_sample(struct mrc_core *core, u32 plane, u32 rtt_us)
  * Was @plane's window in use? Half of it in flight at some time in this
  * round trip or the one before, as Linux asks in slow start
  * (tcp_is_cwnd_limited(), max_packets_out). Else the window stays as it
- * is: NSCC grew the windows of a guest's unshaped planes, which the
- * sender's CPU and not the windows held back, to max_cwnd, where a
- * weight of 1 in 100 still left the plane 40 KiB (its share of the
- * packets fell from 34% to 32% only). What is in flight at the SACK
+ * is: NSCC grew the windows of a guest's unshaped planes, where the
+ * CPU and not the windows holds the rate back, to max_cwnd, and a
+ * window that never binds neither holds a burst back nor carries a
+ * plane's weight (mrc_path_over_share()). What is in flight at the SACK
  * alone was too strict a measure: trains leave a plane empty between
  * them, and windows that no longer grew ahead of use left nothing to
  * take over a failed plane's share (mrc-netsim plane-failure, mean of

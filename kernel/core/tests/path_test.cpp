@@ -109,6 +109,37 @@ TEST(CorePath, WeightsScaleTheWindows) {
   EXPECT_EQ(core->paths[1].weight, MRC_PLANE_WEIGHT_MAX);
 }
 
+// Where every packet is acknowledged before the next goes out (a
+// receiver whose CPU sets the pace serves each plane in turn), windows
+// never fill and hold no plane to its weight: the share of the recent
+// packets does. Plane 0 at weight 1 beside plane 1 at 100 would win
+// every tie (the lowest id); it gets about its hundred-and-first.
+TEST(CorePath, ALightPlaneKeepsToItsShare) {
+  auto core = Paths(2, 100 * kMss, 100);
+  mrc_core_plane_weight(core.get(), 0, 1);
+  mrc_core_plane_weight(core.get(), 1, 100);
+  std::array<uint32_t, 2> sent{};
+  mrc_seg seg{};
+  seg.len = kMss;
+  for (int i = 0; i < 10100; i++) {
+    const int p = mrc_path_pick(core.get(), 0x3, kMss, false);
+    ASSERT_GE(p, 0);
+    seg.plane = static_cast<uint8_t>(p);
+    mrc_path_sent(core.get(), &seg);
+    mrc_path_unsent(core.get(), &seg);
+    sent.at(static_cast<size_t>(p))++;
+  }
+  EXPECT_GE(sent[0], 50U);
+  EXPECT_LE(sent[0], 200U);
+  // Alone with room, a plane past its share still carries the packet.
+  core->paths[1].inflight = 200 * kMss;
+  EXPECT_EQ(mrc_path_pick(core.get(), 0x3, kMss, false), 0);
+  // Equal weights: no plane is past its share, the lowest id wins ties.
+  mrc_core_plane_weight(core.get(), 0, 100);
+  core->paths[1].inflight = 0;
+  EXPECT_EQ(mrc_path_pick(core.get(), 0x3, kMss, false), 0);
+}
+
 // Plane 0 sends `pkts` packets of an MSS and a SACK acknowledges them
 // all at `now` (one round trip of 100 us, no queueing, no ECN).
 void SendAndAck(mrc_core* core, uint32_t pkts, uint64_t now) {
