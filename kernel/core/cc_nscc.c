@@ -24,11 +24,6 @@
  *   eta	1000000 ppm (up to doubling per RTT while the path is empty)
  *   fi/fi_scale	1/1 (one MSS per RTT)
  *   gamma	1000000 ppm, max_md_jump 500000 ppm (at most halve)
- * A window grows only while it is used (@limited: RFC 7661's validated
- * window, Linux's tcp_is_cwnd_limited()): a sender held back by the
- * application, the peer's window or its CPU would otherwise grow it to
- * max_cwnd on every ack of a quiet path, and a window that never binds
- * neither holds a burst back nor carries the plane's weight (path.c).
  * The initial window is 10 MSS (at least 16 KiB), which the planes'
  * windows share (mrc_nscc_win_init()); a window never falls below one
  * MSS. A retransmission timeout halves it; a trimmed packet (TRIMMED
@@ -93,7 +88,7 @@ static void mrc_nscc_add(const struct mrc_nscc *cc, struct mrc_nscc_win *w,
 enum mrc_nscc_quadrant mrc_nscc_on_ack(const struct mrc_nscc *cc,
 				       struct mrc_nscc_win *w, u64 now_us,
 				       u32 acked, u32 rtt_us, u32 srtt_us,
-				       bool ecn, bool limited)
+				       bool ecn)
 {
 	u32 sample = rtt_us ? rtt_us : srtt_us, base, delay, frac;
 	enum mrc_nscc_quadrant q;
@@ -111,16 +106,12 @@ enum mrc_nscc_quadrant mrc_nscc_on_ack(const struct mrc_nscc *cc,
 
 	switch (q) {
 	case MRC_NSCC_PROPORTIONAL:
-		if (!limited)
-			break;
 		mrc_nscc_add(cc, w, (u64)acked * cc->eta / MRC_NSCC_PPM *
 				    (cc->target_delay_us - delay) /
 				    cc->target_delay_us);
 		break;
 	case MRC_NSCC_FAIR:
 		/* fi/fi_scale MSS each time a window's worth is acked. */
-		if (!limited)
-			break;
 		w->acked_since += acked;
 		if (w->acked_since >= w->cwnd) {
 			w->acked_since -= w->cwnd;

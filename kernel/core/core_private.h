@@ -207,14 +207,11 @@ void mrc_nscc_init(struct mrc_nscc *cc, const struct mrc_core_cc *cfg,
 		   u32 mss);
 void mrc_nscc_win_init(const struct mrc_nscc *cc, struct mrc_nscc_win *w,
 		       u32 share);
-/*
- * One ACK: @acked new bytes, @rtt_us sample (0: none), @ecn echoed CE;
- * @limited: the window was in use (it may grow).
- */
+/* One ACK: @acked new bytes, @rtt_us sample (0: none), @ecn echoed CE. */
 enum mrc_nscc_quadrant mrc_nscc_on_ack(const struct mrc_nscc *cc,
 				       struct mrc_nscc_win *w, u64 now_us,
 				       u32 acked, u32 rtt_us, u32 srtt_us,
-				       bool ecn, bool limited);
+				       bool ecn);
 void mrc_nscc_on_timeout(const struct mrc_nscc *cc, struct mrc_nscc_win *w);
 void mrc_nscc_on_overflow(const struct mrc_nscc *cc, struct mrc_nscc_win *w,
 			  u64 now_us, u32 srtt_us);
@@ -233,9 +230,6 @@ struct mrc_path {
 	u32			inflight;	/* bytes on tx_list sent here */
 	u32			srtt_us;	/* of every EV of the plane */
 	u32			acked;		/* one SACK's bytes (ack.c) */
-	u32			peak;		/* most in flight this round */
-	u32			peak_prev;	/* and the round before */
-	u64			peak_us;	/* this round's start */
 	u32			sent;		/* bytes, decaying (path.c) */
 	u16			good;		/* EVs in state GOOD */
 	u16			first_ev;

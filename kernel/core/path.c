@@ -57,7 +57,6 @@ void mrc_path_sent(struct mrc_core *core, const struct mrc_seg *seg)
 	u32 p;
 
 	path->inflight += seg->len;
-	path->peak = mrc_max(path->peak, path->inflight);
 	path->sent += seg->len;
 	core->path_sent += seg->len;
 	if (core->path_sent < MRC_PATH_SHARE_SPAN * core->mss)
@@ -118,7 +117,8 @@ void mrc_core_plane_weight(struct mrc_core *core, u32 plane, u32 weight)
  * receiver serves each plane's queue in turn, so a plane with a
  * hundredth of the window still got a third of the packets, at a
  * shorter round trip (a guest's unshaped planes: 332 per mille at
- * weight 1 of 100, 329 at 100).
+ * weight 1 of 100, 329 at 100), and NSCC grew the window it filled
+ * to max_cwnd.
  */
 static bool mrc_path_over_share(const struct mrc_core *core, u32 plane)
 {
@@ -265,32 +265,6 @@ void mrc_path_rtt_sample(struct mrc_core *core, u32 plane, u32 rtt_us)
 }
 
 /*
- * Was @plane's window in use? Half of it in flight at some time in this
- * round trip or the one before, as Linux asks in slow start
- * (tcp_is_cwnd_limited(), max_packets_out). Else the window stays as it
- * is: NSCC grew the windows of a guest's unshaped planes, where the
- * CPU and not the windows holds the rate back, to max_cwnd, and a
- * window that never binds neither holds a burst back nor carries a
- * plane's weight (mrc_path_over_share()). What is in flight at the SACK
- * alone was too strict a measure: trains leave a plane empty between
- * them, and windows that no longer grew ahead of use left nothing to
- * take over a failed plane's share (mrc-netsim plane-failure, mean of
- * seeds 1-4: 1.28x ideal against 1.23x).
- */
-static bool mrc_path_limited(struct mrc_core *core, u32 plane, u64 now)
-{
-	struct mrc_path *path = &core->paths[plane];
-
-	if (now - path->peak_us >= mrc_path_rtt(core, plane)) {
-		path->peak_prev = path->peak;
-		path->peak = path->inflight;
-		path->peak_us = now;
-	}
-	return 2 * (u64)mrc_max(path->peak, path->peak_prev) >=
-	       mrc_path_wnd(core, plane);
-}
-
-/*
  * A SACK acknowledged paths[p].acked bytes on each plane p (ack.c counts
  * them). Its round trip and its ECN echo belong to the packet that
  * triggered it, sent on @trig_plane (MRC_WIRE_MAX_PLANES: not known;
@@ -312,8 +286,7 @@ void mrc_path_on_sack(struct mrc_core *core, u32 trig_plane, u32 rtt_us,
 			continue;
 		mrc_nscc_on_ack(&core->cc, &path->win, now, path->acked,
 				trig ? rtt_us : 0, mrc_path_rtt(core, p),
-				known ? trig && ce : ce,
-				mrc_path_limited(core, p, now));
+				known ? trig && ce : ce);
 		path->acked = 0;
 	}
 }

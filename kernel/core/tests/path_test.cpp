@@ -140,47 +140,6 @@ TEST(CorePath, ALightPlaneKeepsToItsShare) {
   EXPECT_EQ(mrc_path_pick(core.get(), 0x3, kMss, false), 0);
 }
 
-// Plane 0 sends `pkts` packets of an MSS and a SACK acknowledges them
-// all at `now` (one round trip of 100 us, no queueing, no ECN).
-void SendAndAck(mrc_core* core, uint32_t pkts, uint64_t now) {
-  mrc_seg seg{};
-  seg.len = kMss;
-  for (uint32_t i = 0; i < pkts; i++) mrc_path_sent(core, &seg);
-  for (uint32_t i = 0; i < pkts; i++) mrc_path_unsent(core, &seg);
-  core->paths[0].acked = pkts * kMss;
-  core->clock_us = now;
-  mrc_path_on_sack(core, 0, 100, false);
-}
-
-// A window grows only while it is used: half of it in flight in this
-// round trip or the last. A sender that its application (or CPU) holds
-// to a few packets keeps the window it has, so that the window, and
-// the plane's weight that scales it, still binds when more comes.
-TEST(CorePath, OnlyAWindowInUseGrows) {
-  auto core = Paths(1, 40 * kMss, 100);
-  const mrc_core_cc cfg{};
-  mrc_nscc_init(&core->cc, &cfg, kMss);
-  core->clock_depth = 1;  // mrc_now() is clock_us
-  core->clock_read = true;
-  SendAndAck(core.get(), 4, 1000);
-  EXPECT_EQ(core->paths[0].win.cwnd, 40 * kMss);
-  // The whole window in flight: it grows by what was acknowledged.
-  SendAndAck(core.get(), 40, 1050);
-  EXPECT_EQ(core->paths[0].win.cwnd, 80 * kMss);
-  // The next round trip still counts that peak; the one after not.
-  SendAndAck(core.get(), 4, 1150);
-  EXPECT_EQ(core->paths[0].win.cwnd, 84 * kMss);
-  SendAndAck(core.get(), 4, 1250);
-  EXPECT_EQ(core->paths[0].win.cwnd, 84 * kMss);
-  // The weight scales what "in use" means: at 1 in 21, 2 packets are
-  // half the plane's window of 4.
-  core->usable = 0x3;
-  mrc_core_plane_weight(core.get(), 0, 1);
-  mrc_core_plane_weight(core.get(), 1, 21);
-  SendAndAck(core.get(), 2, 1350);
-  EXPECT_EQ(core->paths[0].win.cwnd, 86 * kMss);
-}
-
 TEST(CorePath, MaskAndWindowsAreHonoured) {
   auto core = Paths(3, 10 * kMss, 100);
   EXPECT_EQ(mrc_path_pick(core.get(), 0x4, kMss, false), 2);
