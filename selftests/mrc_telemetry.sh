@@ -203,15 +203,14 @@ first_action_after() {
 	sed -n "s/.*msg=action.* plane=$2 .*unix_ms=\([0-9]*\).*/\1/p" "$work/mrcd.log" |
 		awk -v t="$1" '$1 >= t { print; exit }'
 }
-plane_states() {
-	na "$MRCCTL" -j path show conn "$1" |
-		jq -r "[.[] | select(.plane == 2) | .state] | unique | join(\",\")"
-}
 # Plane 2's EVs of connection $1, one "value:state" a line.
 plane_evs() {
 	na "$MRCCTL" -j path show conn "$1" |
 		jq -r '.[] | select(.plane == 2) | "\(.ev):\(.state)"'
 }
+# The states in plane_evs lines on stdin, sorted, comma-separated.
+evs_states() { cut -d: -f2 | sort -u | paste -sd,; }
+plane_states() { plane_evs "$1" | evs_states; }
 blackhole() {
 	local spid cpid id t0 t1 t_start t_in_place react restore state
 	# The reaction and restore windows stretch with the transfer: on the
@@ -291,7 +290,7 @@ blackhole() {
 			n=$((n + 1))
 			[ "${ev#*:}" = good ] && seen[${ev%:*}]=1
 		done
-		state=$(cut -d: -f2 <<< "$evs" | sort -u | paste -sd,)
+		state=$(evs_states <<< "$evs")
 		[ "$n" -gt 0 ] && [ "${#seen[@]}" -ge "$n" ] &&
 			{ restore=$((($(date +%s%N) - t0) / 1000000)); break; }
 		if ! kill -0 "$cpid" 2> /dev/null; then
