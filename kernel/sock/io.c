@@ -540,17 +540,26 @@ static u32 mrc_sock_poll_need(const struct sock *sk)
 	return sk->sk_type == SOCK_SEQPACKET ? READ_ONCE(sk->sk_sndbuf) / 2 : 1;
 }
 
+/*
+ * The state is read only after sock_poll_wait() has put the caller on the
+ * wait queue (its barrier pairs with the one in the wakers' wq_has_sleeper,
+ * as tcp_poll() relies on): a state read first could predate the
+ * SYN_ACK, whose wake-up would then come before the caller listens, and an
+ * epoll set would never hear that a non-blocking connect completed.
+ */
 __poll_t mrc_poll(struct file *file, struct socket *sock,
 		  struct poll_table_struct *wait)
 {
-	struct socket *tsock = mrc_tcp_sock(sock->sk);
 	struct sock *sk = sock->sk;
-	u8 state = READ_ONCE(sk->sk_state);
-	u8 shutdown = READ_ONCE(sk->sk_shutdown);
+	struct socket *tsock;
 	__poll_t mask = 0;
+	u8 state, shutdown;
 
 	/* TCP's wake-ups come to our wait queue (connect_tcp.c) */
 	sock_poll_wait(file, sock, wait);
+	tsock = mrc_tcp_sock(sk);
+	state = READ_ONCE(sk->sk_state);
+	shutdown = READ_ONCE(sk->sk_shutdown);
 	if (tsock)
 		return tsock->ops->poll(file, tsock, NULL);
 	if (state == TCP_LISTEN)
