@@ -75,10 +75,10 @@ bool Fabric::Send(uint32_t link, uint32_t pkt) {
     pool_.Put(pkt);
     return false;
   }
-  if (pk.trimmed) return SendTrimmed(link, pkt);
+  const bool host = ln.kind == LinkKind::kHostUp;
+  if (pk.trimmed || (host && cfg_.host_ctl_prio && !pk.ect)) return SendAhead(link, pkt);
   const Time busy = ln.busy_until > now ? ln.busy_until - now : 0;
   const uint64_t backlog = busy * ln.gbps / 8;
-  const bool host = ln.kind == LinkKind::kHostUp;
   const uint64_t cap = host ? cfg_.host_queue_bytes : cfg_.queue_bytes;
   if (backlog + size > cap) {
     // Trimming is a switch's: the NIC's own queue never trims.
@@ -86,7 +86,7 @@ bool Fabric::Send(uint32_t link, uint32_t pkt) {
       pk.bytes.resize(kTrimmedBytes);
       pk.trimmed = true;
       ln.st.trims++;
-      return SendTrimmed(link, pkt);
+      return SendAhead(link, pkt);
     }
     ln.st.drops_queue++;
     pool_.Put(pkt);
@@ -105,12 +105,13 @@ bool Fabric::Send(uint32_t link, uint32_t pkt) {
   return true;
 }
 
-// A trimmed header goes out ahead of the queued data (strict priority,
-// as switches that trim do) from an allowance of its own, so that trimmed
-// packets are not dropped in turn. The data sent after it waits for its
+// A trimmed header, or a NIC's control packet (host_ctl_prio), goes out
+// ahead of the queued data (strict priority, as switches that trim and
+// RDMA NICs do) from an allowance of its own, so that these packets are
+// not dropped in turn. The data sent after it waits for its
 // serialisation; data already scheduled is not moved (a few ns), and the
 // packet on the wire is not pre-empted (counted as if it were).
-bool Fabric::SendTrimmed(uint32_t link, uint32_t pkt) {
+bool Fabric::SendAhead(uint32_t link, uint32_t pkt) {
   Link& ln = links_[link];
   Packet& pk = pool_[pkt];
   const Time now = engine_.now();

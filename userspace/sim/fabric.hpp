@@ -8,6 +8,11 @@
 // busy, so a packet costs one event per hop. With trimming on, a switch
 // queue that would tail-drop a DATA packet sends its header instead, ahead
 // of the queued data (strict priority, a small allowance of its own).
+// A host's NIC sends its control packets (SACK, NACK, probes, handshake:
+// everything but DATA) the same way when host_ctl_prio is on, as RDMA and
+// UET NICs schedule acknowledgements apart from data and as mrc.ko asks
+// Linux's qdiscs to (TC_PRIO_CONTROL): a SACK does not wait behind the
+// window of data its host sends the other way.
 #pragma once
 
 #include <algorithm>
@@ -38,6 +43,9 @@ struct FabricCfg {
                                                 // spine downlink after this long
   bool trim = false;                            // trim DATA instead of tail-dropping it
   uint32_t trim_queue_bytes = 64 * 1024;        // trimmed headers a switch queue holds
+                                                // (and control packets a NIC holds)
+  bool host_ctl_prio = true;                    // a NIC sends control packets (not DATA)
+                                                // ahead of its queued data
 
   std::vector<uint32_t> plane_gbps;  // host links of plane p (absent or 0:
                                      // gbps); its uplinks scale alike
@@ -77,7 +85,8 @@ struct Link {
   uint32_t loss_ppm = 0;
   uint32_t gbps = 0;
   Time busy_until = 0;
-  Time prio_busy_until = 0;  // trimmed headers, sent ahead of busy_until's data
+  Time prio_busy_until = 0;  // trimmed headers and NIC control packets, sent ahead of
+                             // busy_until's data
   Time down_since = 0;
   LinkStats st;
 };
@@ -122,7 +131,7 @@ class Fabric {
  private:
   uint32_t Base(uint32_t p) const { return p * per_plane_; }
   bool Send(uint32_t link, uint32_t pkt);
-  bool SendTrimmed(uint32_t link, uint32_t pkt);
+  bool SendAhead(uint32_t link, uint32_t pkt);
   bool PickSpine(uint32_t p, uint32_t leaf, uint32_t dst_leaf, const Packet& pk, uint32_t& s);
   void Refresh(uint32_t p);
 

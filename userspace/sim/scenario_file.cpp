@@ -211,6 +211,7 @@ void ReadFabric(Obj o, FabricCfg& f) {
   o.Bytes32("trim_queue_bytes", f.trim_queue_bytes, 256);
   o.Duration("reroute_us", f.reroute_ns, kUs);
   o.Bool("trim", f.trim);
+  o.Bool("host_ctl_prio", f.host_ctl_prio);
   o.Done();
 }
 
