@@ -125,7 +125,29 @@ shape_all delay 500us 500us
 pollrace 1000 "non-blocking connect: epoll hears of every completion"
 unshape_all
 
+# Control packets go ahead of queued data where the qdisc honours
+# priority (kernel/conn/udp.c): under a prio qdisc on plane 0, the
+# receiver's SACKs leave by band 0 (TC_PRIO_CONTROL) and the sender's
+# DATA by band 1. $1: host; prints plane 0's "band0 band1" packets sent.
+prio_bands() {
+	topo_exec "$1" tc -s class show dev pl0 | awk '
+		$1 == "class" { c = $3 }
+		$1 == "Sent" && c == "1:1" { b0 = $4 }
+		$1 == "Sent" && c == "1:2" { b1 = $4 }
+		END { print b0 + 0, b1 + 0 }'
+}
+prio_split() {
+	local a0 a1 b0 b1
+	read -r a0 a1 <<< "$(prio_bands a)"
+	read -r b0 b1 <<< "$(prio_bands b)"
+	echo "# plane 0 bands 0/1: sender $a0/$a1 packets, receiver $b0/$b1"
+	[ "$b0" -ge 100 ] && [ "$b1" -lt $((b0 / 10)) ] && [ "$a1" -ge 100 ] &&
+		[ "$a0" -lt $((a1 / 4)) ]
+}
+for h in a b; do topo_exec "$h" tc qdisc replace dev pl0 root handle 1: prio; done
 both "no faults"
+mrc_lib_check "control packets go ahead of data (prio qdisc band 0)" prio_split
+for h in a b; do topo_exec "$h" tc qdisc del dev pl0 root; done
 shape_all loss 1%
 both "1% loss"
 shape_all loss 5%

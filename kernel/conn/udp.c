@@ -3,17 +3,18 @@
  * UDP encapsulation: each plane owns kernel UDP sockets (IPv4 and IPv6)
  * bound to its port and device, whose encap hook is mrc_demux_rcv()
  * (demux.c). Transmit builds the UDP/IP packet around what the core
- * produced, with the EV as UDP source port (and IPv6 flow label) and
- * ECT(0) set. The skb's head holds the headers; a payload the core
- * queued by reference (the socket's page-fragment send buffer, sock/io.c)
- * is attached as a page fragment with a reference of the skb's own, not
- * copied, so the segment may be acknowledged and freed while the packet
- * still waits in a qdisc.
+ * produced, with the EV as UDP source port (and IPv6 flow label), ECT(0)
+ * on DATA and control packets at TC_PRIO_CONTROL. The skb's head holds
+ * the headers; a payload the core queued by reference (the socket's
+ * page-fragment send buffer, sock/io.c) is attached as a page fragment
+ * with a reference of the skb's own, not copied, so the segment may be
+ * acknowledged and freed while the packet still waits in a qdisc.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/inetdevice.h>
 #include <linux/ipv6.h>
+#include <linux/pkt_sched.h>
 #include <linux/skbuff.h>
 #include <net/addrconf.h>
 #include <net/inet_ecn.h>
@@ -316,9 +317,20 @@ static int __mrc_udp_xmit(struct mrc_net *mn, struct mrc_conn *conn,
 		mrc_mib_inc(mn->net, MRC_MIB_TXERR);
 		return -ENOBUFS;
 	}
-	/* ECT(0) on DATA only: switches mark data, never acknowledgements. */
-	ecn = (((const u8 *)hdr)[0] & 0xf) == MRC_PKT_DATA ? INET_ECN_ECT_0 :
-	      INET_ECN_NOT_ECT;
+	/*
+	 * ECT(0) on DATA only: switches mark data, never acknowledgements.
+	 * Everything else (SACK, NACK, probes, the handshake) goes ahead of
+	 * queued data where the qdisc honours priority (pfifo_fast's and
+	 * prio's band 0), as RDMA NICs send acknowledgements apart from data:
+	 * a SACK must not wait behind the window this host sends the other
+	 * way (mrc-netsim's host_ctl_prio models the same).
+	 */
+	if ((((const u8 *)hdr)[0] & 0xf) == MRC_PKT_DATA) {
+		ecn = INET_ECN_ECT_0;
+	} else {
+		ecn = INET_ECN_NOT_ECT;
+		skb->priority = TC_PRIO_CONTROL;
+	}
 	return mrc_udp_out(mn, conn, plane, peer, ev, ecn, skb, 1);
 }
 
