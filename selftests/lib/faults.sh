@@ -41,22 +41,27 @@ fault_ip_in() {
 	echo "$n"
 }
 
+# Whether a transfer of the batch still runs (fault_batch's FAULT_PIDS,
+# which a fault run in the background inherits).
+fault_transfers_running() {
+	local pid
+	for pid in "${FAULT_PIDS[@]}"; do kill -0 "$pid" 2> /dev/null && return 0; done
+	return 1
+}
+
 # Keep the planes' impairments FAULT_HOLD seconds (default 3), and past
-# that, while traffic flows, until 1,000 packets have crossed them (60 s
+# that, while a transfer runs, until 1,000 packets have crossed them (60 s
 # at most). Under a debug kernel the programs start and tc applies each
 # plane's qdisc so slowly that 3 s could pass before any transfer sent a
 # packet: make check-debug of 0343fc7 saw 0 corrupted packets in the
 # batches that corrupt 2%, where a 4M transfer under the same netem gives
 # 41 UDP checksum errors.
 fault_hold() {
-	local start last now k=0
+	local start k=0
 	start=$(fault_ip_in)
 	sleep "${FAULT_HOLD:-3}"
-	last=$start
-	while now=$(fault_ip_in) && [ $((now - start)) -lt 1000 ] && [ "$k" -lt 120 ]; do
-		# traffic flowed, then stopped: the transfers are over
-		[ "$now" != "$start" ] && [ "$now" = "$last" ] && break
-		last=$now
+	while [ "$k" -lt 120 ] && fault_transfers_running &&
+		[ $(($(fault_ip_in) - start)) -lt 1000 ]; do
 		sleep 0.5
 		k=$((k + 1))
 	done
