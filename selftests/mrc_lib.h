@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the AF_MRC kselftests: the live family number, the
- * time scale of timed steps and the per-netns counters of
- * /proc/net/mrc_stat.
+ * time scale of timed steps, the per-netns counters of /proc/net/mrc_stat
+ * and the way into the peer host's netns.
  */
 #ifndef MRC_SELFTEST_LIB_H
 #define MRC_SELFTEST_LIB_H
 
+#include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/mrc.h>
 
 /* AF_MRC as the loaded module registered it; -1 if mrc.ko is not loaded. */
@@ -51,6 +54,24 @@ static inline long long mrc_lib_stat(const char *name)
 	}
 	fclose(f);
 	return found;
+}
+
+/* Move the calling thread into the peer's netns (MRC_PEER_NS, default
+ * mrc-b). Return: 0, or -1 with errno.
+ */
+static inline int mrc_lib_enter_peer_ns(void)
+{
+	char path[128];
+	int fd, err;
+
+	snprintf(path, sizeof(path), "/run/netns/%s",
+		 getenv("MRC_PEER_NS") ?: "mrc-b");
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	err = setns(fd, CLONE_NEWNET);
+	close(fd);
+	return err;
 }
 
 #endif /* MRC_SELFTEST_LIB_H */

@@ -45,21 +45,6 @@ static struct sockaddr_mrc addr_of(int family, const char *ip)
 	return a;
 }
 
-static int enter_peer_ns(void)
-{
-	char path[128];
-	int fd, err;
-
-	snprintf(path, sizeof(path), "/run/netns/%s",
-		 getenv("MRC_PEER_NS") ?: "mrc-b");
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	err = setns(fd, CLONE_NEWNET);
-	close(fd);
-	return err;
-}
-
 /* Accept and close @n connections in the peer's netns; the pid once it listens. */
 static pid_t start_server(int family, int n)
 {
@@ -79,7 +64,7 @@ static pid_t start_server(int family, int n)
 		return pid;
 	}
 	alarm(120 * mrc_lib_time_scale());
-	if (enter_peer_ns())
+	if (mrc_lib_enter_peer_ns())
 		_exit(10);
 	fd = socket(family, SOCK_STREAM, 0);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&any, sizeof(any)) || listen(fd, 64) ||

@@ -53,21 +53,6 @@ static unsigned char pattern(size_t off)
 	return (unsigned char)(off * 2654435761u >> 13);
 }
 
-static int enter_peer_ns(void)
-{
-	char path[128];
-	int fd, err;
-
-	snprintf(path, sizeof(path), "/run/netns/%s",
-		 getenv("MRC_PEER_NS") ?: "mrc-b");
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	err = setns(fd, CLONE_NEWNET);
-	close(fd);
-	return err;
-}
-
 /* SO_RCVBUF of the next server's listener (0: the default). */
 static int server_rcvbuf;
 
@@ -92,7 +77,7 @@ static pid_t start_server(int family, int type, int port, int count,
 	if (pid)
 		goto parent;
 	alarm(60 * mrc_lib_time_scale());
-	if (enter_peer_ns())
+	if (mrc_lib_enter_peer_ns())
 		_exit(10);
 	fd = socket(family, type, 0);
 	if (fd < 0 || (server_rcvbuf &&
