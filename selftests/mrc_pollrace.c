@@ -17,9 +17,7 @@
  * exits 1 if any wake-up was lost or a connect failed.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
