@@ -688,6 +688,15 @@ static void mrc_core_timer_run(struct mrc_core *core)
 		mrc_core_rearm(core);
 }
 
+void mrc_core_tx_ready(struct mrc_core *core)
+{
+	mrc_clock_enter(core);
+	mrc_snd_push(core);
+	if (core->state != MRC_CORE_ABORTED)
+		mrc_core_rearm(core);
+	mrc_clock_leave(core);
+}
+
 void mrc_core_on_timer(struct mrc_core *core)
 {
 	mrc_clock_enter(core);

@@ -490,6 +490,7 @@ u64 mrc_ack_reorder_wait(const struct mrc_core *core,
 void mrc_path_init(struct mrc_core *core, u32 mask);
 void mrc_path_sent(struct mrc_core *core, const struct mrc_seg *seg);
 void mrc_path_unsent(struct mrc_core *core, const struct mrc_seg *seg);
+bool mrc_path_all_busy(const struct mrc_core *core);
 bool mrc_path_room(const struct mrc_core *core, u32 plane, u32 len);
 u32 mrc_path_fit(const struct mrc_core *core, u32 plane);
 u32 mrc_path_good_mask(const struct mrc_core *core);

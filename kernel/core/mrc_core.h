@@ -154,6 +154,17 @@ struct mrc_core_env_ops {
 	 * any call that sent DATA.
 	 */
 	void	(*flush)(void *ctx);
+	/*
+	 * Optional: is the local queue of @plane (the qdisc and device
+	 * mrc.ko's packets wait in, a simulated NIC's queue) past what
+	 * this connection should have in it? While it is, no new DATA goes
+	 * to that plane: a packet is built when it can leave soon, so its
+	 * timestamp, plane and EV are chosen with what the SACKs say then
+	 * (TCP's small queues, tcp_small_queue_check(), for the same
+	 * reason). An environment that answers true owes the core one
+	 * mrc_core_tx_ready() call once the queue has drained.
+	 */
+	bool	(*tx_busy)(void *ctx, u32 plane);
 };
 
 /*
@@ -401,6 +412,9 @@ int mrc_core_send_buf(struct mrc_core *core, const struct mrc_core_buf *buf,
  */
 void mrc_core_send_queued(const struct mrc_core *core, u32 *queued,
 			  u32 *unsent);
+
+/* A local queue that tx_busy() reported full has drained: send on. */
+void mrc_core_tx_ready(struct mrc_core *core);
 
 /* The application freed receive space; @free_bytes is what it has now. */
 void mrc_core_rcv_space(struct mrc_core *core, u32 free_bytes);

@@ -157,14 +157,35 @@ u32 mrc_path_wnd(const struct mrc_core *core, u32 plane)
  * a window with any room takes one more. A plane's window is a few
  * packets at times, and one that had to fit whole packets would leave
  * most of a packet of it unused on every plane (mrc-netsim smoke, mean
- * of seeds 1-6: 1.31x ideal against 1.23x).
+ * of seeds 1-6: 1.31x ideal against 1.23x). Nor while the environment's
+ * local queue of the plane is full (tx_busy(), mrc_core.h).
  */
 bool mrc_path_room(const struct mrc_core *core, u32 plane, u32 len)
 {
 	const struct mrc_path *path = &core->paths[plane];
 
-	return (u64)path->inflight + len <
-	       (u64)mrc_path_wnd(core, plane) + core->mss;
+	if ((u64)path->inflight + len >=
+	    (u64)mrc_path_wnd(core, plane) + core->mss)
+		return false;
+	return !core->env.ops->tx_busy ||
+	       !core->env.ops->tx_busy(core->env.ctx, plane);
+}
+
+/*
+ * Is the environment's local queue full on every usable plane (tx_busy())?
+ * Then nothing can go out before mrc_core_tx_ready().
+ */
+bool mrc_path_all_busy(const struct mrc_core *core)
+{
+	u32 p;
+
+	if (!core->env.ops->tx_busy || !core->usable)
+		return false;
+	for (p = 0; p < MRC_WIRE_MAX_PLANES; p++)
+		if ((core->usable & (1u << p)) &&
+		    !core->env.ops->tx_busy(core->env.ctx, p))
+			return false;
+	return true;
 }
 
 /* Packets of an MSS that @plane's window takes now, at least one. */

@@ -863,10 +863,17 @@ u64 mrc_snd_deadline(const struct mrc_core *core)
 			return core->rack_due_us;
 		return rto;
 	}
-	if (core->lost_list.head || core->snd_nxt != core->snd_end ||
-	    (core->fin_sent && !core->fin_acked))
+	if (core->fin_sent && !core->fin_acked)
 		return core->last_tx_us + mrc_snd_rto(core);
-	return 0;
+	if (!core->lost_list.head && core->snd_nxt == core->snd_end)
+		return 0;
+	/*
+	 * DATA waits with nothing in flight: a probe of the peer's window,
+	 * unless the local queues hold it back (mrc_core_tx_ready() comes).
+	 */
+	if (mrc_path_all_busy(core))
+		return 0;
+	return core->last_tx_us + mrc_snd_rto(core);
 }
 
 static void mrc_snd_fin(struct mrc_core *core)

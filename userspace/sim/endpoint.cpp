@@ -26,6 +26,11 @@ int EnvXmit(void* ctx, uint32_t plane, uint32_t ev, const void* hdr, uint32_t hd
   return ep.sim->Xmit(ep, plane, ev, hdr, hdr_len, payload, payload_len);
 }
 
+bool EnvTxBusy(void* ctx, uint32_t plane) {
+  Endpoint& ep = Ep(ctx);
+  return ep.sim->TxBusy(ep, plane);
+}
+
 int EnvDeliver(void* ctx, const void* data, uint32_t len, uint32_t /*flags*/, void* /*ref*/) {
   Endpoint& ep = Ep(ctx);
   if (ep.rcvd + len > ep.total ||
@@ -96,6 +101,7 @@ const mrc_core_env_ops Endpoint::kOps = {
     .buf_get = nullptr,
     .buf_put = nullptr,
     .flush = nullptr,
+    .tx_busy = EnvTxBusy,
 };
 
 // Only a traced run pays for the tracepoints' calls. (kOps is constant

@@ -48,6 +48,7 @@ struct Endpoint {
 
   Time timer_when = 0;   // what the core asked for (0: none)
   Time timer_sched = 0;  // the pending timer event (0: none)
+  Time tx_ready_at = 0;  // the pending kEvTxReady (0: none)
 
   uint64_t total = 0;  // bytes to send (client) or receive (server)
   uint64_t sent = 0;

@@ -132,6 +132,12 @@ bool Fabric::SendAhead(uint32_t link, uint32_t pkt) {
   return true;
 }
 
+Time Fabric::DrainedTo(uint32_t link, uint64_t bytes) const {
+  const Link& ln = links_[link];
+  const Time drain = TxTime(bytes, ln.gbps);
+  return ln.busy_until > drain ? ln.busy_until - drain : 0;
+}
+
 bool Fabric::SendFromHost(uint32_t pkt) {
   const Packet& pk = pool_[pkt];
   return Send(HostUp(pk.plane, pk.src_host), pkt);

@@ -12,7 +12,12 @@
 // everything but DATA) the same way when host_ctl_prio is on, as RDMA and
 // UET NICs schedule acknowledgements apart from data and as mrc.ko asks
 // Linux's qdiscs to (TC_PRIO_CONTROL): a SACK does not wait behind the
-// window of data its host sends the other way.
+// window of data its host sends the other way. A core builds no new DATA
+// for a plane whose NIC queue holds more than host_tsq_bytes (the core's
+// tx_busy(), as TCP's small queues keep a socket's share of a qdisc
+// short): it sends when the queue has drained, with the RTT samples and
+// EV states of that moment, and a SACK's RTT is the fabric's, not the
+// sender's own queue (which marked 835 of smoke's 1,024 SACKs CE).
 #pragma once
 
 #include <algorithm>
@@ -44,6 +49,9 @@ struct FabricCfg {
   bool trim = false;                            // trim DATA instead of tail-dropping it
   uint32_t trim_queue_bytes = 64 * 1024;        // trimmed headers a switch queue holds
                                                 // (and control packets a NIC holds)
+  uint32_t host_tsq_bytes = 32 * 1024;          // a core sends no new DATA on a plane
+                                                // while its host's NIC queue there holds
+                                                // more (the core's tx_busy(); 0: off)
   bool host_ctl_prio = true;                    // a NIC sends control packets (not DATA)
                                                 // ahead of its queued data
 
@@ -109,6 +117,9 @@ class Fabric {
   }
   const std::vector<Link>& links() const { return links_; }
 
+  // When `link`'s queue will hold no more than `bytes` (now or earlier
+  // if it does already).
+  Time DrainedTo(uint32_t link, uint64_t bytes) const;
   // Put packet `pkt` on the host's NIC port for its plane. False: dropped
   // (the packet is back in the pool).
   bool SendFromHost(uint32_t pkt);

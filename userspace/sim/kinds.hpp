@@ -12,6 +12,7 @@ enum EventKind : uint32_t {
   kEvApp,         // a: endpoint: the application's turn (send, read, close)
   kEvAction,      // a: scenario action index: a failure or repair
   kEvFlowStart,   // a: flow index: open its connection
+  kEvTxReady,     // a: endpoint: its NIC queue drained (tx_busy())
 };
 
 }  // namespace mrc_sim

@@ -212,6 +212,7 @@ void ReadFabric(Obj o, FabricCfg& f) {
   o.Duration("reroute_us", f.reroute_ns, kUs);
   o.Bool("trim", f.trim);
   o.Bool("host_ctl_prio", f.host_ctl_prio);
+  o.Bytes32("host_tsq_bytes", f.host_tsq_bytes, 0);
   o.Done();
 }
 

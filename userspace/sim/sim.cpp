@@ -193,6 +193,27 @@ void Sim::OnTimer(uint32_t id, Time t) {
   mrc_core_on_timer(ep->core.get());
 }
 
+// Is the host's NIC queue on @plane past host_tsq_bytes? Then the core
+// sends nothing new there until it has drained below (kEvTxReady).
+bool Sim::TxBusy(Endpoint& ep, uint32_t plane) {
+  const uint32_t limit = cfg_.fabric.host_tsq_bytes;
+  if (limit == 0 || plane >= cfg_.fabric.planes) return false;
+  const Time drained = fabric_.DrainedTo(fabric_.HostUp(plane, ep.host), limit);
+  if (drained <= engine_.now()) return false;
+  if (ep.tx_ready_at == 0 || drained < ep.tx_ready_at) {
+    ep.tx_ready_at = drained;
+    engine_.Schedule(drained, kEvTxReady, ep.id, 0);
+  }
+  return true;
+}
+
+void Sim::OnTxReady(uint32_t id, Time t) {
+  Endpoint* ep = eps_[id].get();
+  if (ep == nullptr || ep->tx_ready_at != t || ep->core == nullptr) return;  // stale
+  ep->tx_ready_at = 0;
+  mrc_core_tx_ready(ep->core.get());
+}
+
 int Sim::Xmit(Endpoint& ep, uint32_t plane, uint32_t ev, const void* hdr, uint32_t hdr_len,
               const void* payload, uint32_t payload_len) {
   if (plane >= cfg_.fabric.planes || !fabric_.HostPlaneUp(ep.host, plane)) return -ENETDOWN;
@@ -377,6 +398,9 @@ void Sim::Dispatch(const Event& ev) {
       break;
     case kEvFlowStart:
       StartFlow(ev.a);
+      break;
+    case kEvTxReady:
+      OnTxReady(ev.a, ev.t);
       break;
     default:
       break;

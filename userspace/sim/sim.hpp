@@ -114,12 +114,14 @@ class Sim {
   int Xmit(Endpoint& ep, uint32_t plane, uint32_t ev, const void* hdr, uint32_t hdr_len,
            const void* payload, uint32_t payload_len);
   void WakeApp(Endpoint& ep);
+  bool TxBusy(Endpoint& ep, uint32_t plane);
   void Delivered(Endpoint& ep);
 
  private:
   void Dispatch(const Event& ev);
   void OnTimer(uint32_t ep, Time t);
   void OnApp(uint32_t ep);
+  void OnTxReady(uint32_t ep, Time t);
   void OnPacket(uint32_t pkt);
   static void OnTrimmed(Endpoint& ep, const Packet& pk);
   void OnAction(uint32_t idx);

@@ -57,6 +57,13 @@ void EnvFlush(void* ctx) {
   e->FlushHeld();
 }
 
+bool EnvTxBusy(void* ctx, uint32_t plane) {
+  Endpoint* e = Ep(ctx);
+  const bool busy = (e->busy_planes & (1U << plane)) != 0;
+  e->busy_answers += busy ? 1 : 0;
+  return busy;
+}
+
 int EnvDeliver(void* ctx, const void* data, uint32_t len, uint32_t flags, void* ref) {
   Endpoint* e = Ep(ctx);
   if (e->unread + len > e->app_cap) {
@@ -212,6 +219,7 @@ const mrc_core_env_ops Endpoint::kOps = {
     .buf_get = EnvBufGet,
     .buf_put = EnvBufPut,
     .flush = EnvFlush,
+    .tx_busy = EnvTxBusy,
 };
 
 void Endpoint::FlushHeld() {

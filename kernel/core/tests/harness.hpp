@@ -149,6 +149,20 @@ class Endpoint {
   void ExpectNothingHeld() const {
     EXPECT_TRUE(held.empty()) << held.size() << " DATA packets held past the core call";
   }
+  // Local queues (the tx_busy op): planes whose queue is full, and the
+  // tx_busy() calls that answered true since the last mrc_core_tx_ready().
+  uint32_t busy_planes = 0;
+  uint64_t busy_answers = 0;
+  // Clear plane `p`'s busy bit; tell the core if it was told "busy".
+  void TxDrained(uint32_t p) {
+    busy_planes &= ~(1U << p);
+    if (busy_answers == 0 || core == nullptr) return;
+    busy_answers = 0;
+    const uint64_t before = clock_reads;
+    mrc_core_tx_ready(core);
+    EndCall(before);
+    ExpectNothingHeld();
+  }
   // EV of each first transmission of DATA, in order.
   std::vector<uint32_t> data_first_tx_evs;
 

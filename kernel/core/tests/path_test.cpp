@@ -15,10 +15,22 @@ namespace {
 
 constexpr uint32_t kMss = 1000;
 
+// An environment of nothing but a tx_busy op: ctx is the busy planes' mask.
+bool MaskBusy(void* ctx, uint32_t plane) {
+  return (*static_cast<uint32_t*>(ctx) & (1U << plane)) != 0;
+}
+const mrc_core_env_ops kBusyOps = [] {
+  mrc_core_env_ops ops{};
+  ops.tx_busy = MaskBusy;
+  return ops;
+}();
+const mrc_core_env_ops kNoOps = {};
+
 // A core with only what path.c reads: planes 0..n-1 usable, each with a
 // window of `cwnd` bytes and a round trip of `rtt` us.
 std::unique_ptr<mrc_core> Paths(uint32_t n, uint32_t cwnd, uint32_t rtt) {
   auto core = std::make_unique<mrc_core>();
+  core->env.ops = &kNoOps;
   core->mss = kMss;
   for (uint32_t p = 0; p < n; p++) {
     core->usable |= 1U << p;
@@ -53,6 +65,22 @@ TEST(CorePath, RoomAllowsLessThanAnMssOver) {
   EXPECT_FALSE(mrc_path_room(core.get(), 0, 4 * kMss));
   core->paths[0].inflight = 6 * kMss + 1;
   EXPECT_TRUE(mrc_path_room(core.get(), 0, 4 * kMss));
+}
+
+// A plane whose local queue is full (tx_busy) has no room, however open
+// its window; a forced send (the RTO's) still goes.
+TEST(CorePath, BusyLocalQueueLeavesNoRoom) {
+  auto core = Paths(2, 10 * kMss, 100);
+  uint32_t busy = 1U << 0;
+  core->env = mrc_core_env{&kBusyOps, &busy};
+  EXPECT_FALSE(mrc_path_room(core.get(), 0, kMss));
+  EXPECT_TRUE(mrc_path_room(core.get(), 1, kMss));
+  EXPECT_EQ(Send(core.get(), 0x3, 5)[1], 5U);
+  busy = 0x3;
+  EXPECT_EQ(mrc_path_pick(core.get(), 0x3, kMss, false), -1);
+  EXPECT_GE(mrc_path_pick(core.get(), 0x3, kMss, true), 0);
+  busy = 0;
+  EXPECT_EQ(mrc_path_pick(core.get(), 0x3, kMss, false), 0);
 }
 
 TEST(CorePath, EqualPlanesTakeTurns) {

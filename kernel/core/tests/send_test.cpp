@@ -82,6 +82,38 @@ TEST(CoreFlow, SendQueuedCountsUnackedAndUnsent) {
   EXPECT_EQ(unsent, 0U);
 }
 
+// A plane whose local queue is full (tx_busy) gets no new DATA until the
+// environment says it drained (mrc_core_tx_ready()); the other plane
+// carries the transfer meanwhile. With both full nothing new goes out,
+// and the transfer completes once they drain.
+TEST(CoreFlow, BusyLocalQueueHoldsDataUntilDrained) {
+  Net net;
+  net.Setup(2);
+  Establish(net);
+  net.a.busy_planes = 1U << 0;
+  net.a.to_send = 1 << 20;
+  net.a.Pump();
+  ASSERT_TRUE(net.RunUntil([&] { return net.b.rx.size() >= net.a.to_send / 4; }, net.now + kSec));
+  EXPECT_EQ(net.a.data_tx_by_plane[0], 0U);
+  EXPECT_GT(net.a.data_tx_by_plane[1], 0U);
+  EXPECT_GT(net.a.busy_answers, 0U);
+
+  net.a.busy_planes = 0x3;
+  const uint64_t on0 = net.a.data_tx_by_plane[0];
+  const uint64_t on1 = net.a.data_tx_by_plane[1];
+  net.RunFor(kSec / 20);
+  EXPECT_EQ(net.a.data_tx_by_plane[0], on0);
+  EXPECT_EQ(net.a.data_tx_by_plane[1], on1);
+  EXPECT_LT(net.b.rx.size(), net.a.to_send);
+
+  net.a.TxDrained(0);
+  EXPECT_GT(net.a.data_tx_by_plane[0], on0) << "tx_ready sent nothing";
+  net.a.TxDrained(1);
+  ASSERT_TRUE(Drain(net));
+  EXPECT_EQ(net.b.rx, Pattern(net.a.seed, net.a.to_send));
+  EXPECT_EQ(net.a.Stats().retx_pkts, 0U);
+}
+
 // A writer that only asked for space (and found none) is still woken:
 // the kernel checks send space, then sleeps without calling send.
 TEST(CoreFlow, SendSpaceZeroArmsWritable) {
