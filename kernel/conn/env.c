@@ -167,4 +167,5 @@ const struct mrc_core_env_ops mrc_conn_env_ops = {
 	.buf_get	= mrc_env_buf_get,
 	.buf_put	= mrc_env_buf_put,
 	.flush		= mrc_env_flush,
+	/* No tx_busy yet: nothing counts what waits in the qdiscs. */
 };

@@ -201,6 +201,7 @@ const mrc_core_env_ops Endpoint::kOps = {
     .buf_get = nullptr,
     .buf_put = nullptr,
     .flush = nullptr,
+    .tx_busy = nullptr,  // no local queue
 };
 
 Options Options::Decode(ByteReader& in) {
