@@ -296,8 +296,9 @@ static void mrc_listen_unreserve(struct sock *parent)
 
 /*
  * Build the child of @parent for @syn, in the accept-queue place
- * mrc_listen_reserve() took (given back unless the child is queued);
- * softirq.
+ * mrc_listen_reserve() took; softirq. Return: 0 once the child is
+ * queued, else the drop reason (and the place is the caller's to give
+ * back).
  */
 static int mrc_listen_child(struct mrc_net *mn, struct sock *parent,
 			    u32 plane, const struct mrc_pkt *syn)
@@ -310,10 +311,8 @@ static int mrc_listen_child(struct mrc_net *mn, struct sock *parent,
 	bool claimed;
 	u32 i;
 
-	if (!mrc_listen_claim(mn, syn, &claimed)) {
-		mrc_listen_unreserve(parent);
+	if (!mrc_listen_claim(mn, syn, &claimed))
 		return MRC_DROP_DUPLICATE;
-	}
 	cfg = kzalloc(sizeof(*cfg), GFP_ATOMIC);
 	child = mrc_sock_alloc(sock_net(parent), NULL, parent->sk_type,
 			       GFP_ATOMIC, 0);
@@ -377,8 +376,6 @@ static int mrc_listen_child(struct mrc_net *mn, struct sock *parent,
 	}
 	child = NULL;
 out:
-	if (err)
-		mrc_listen_unreserve(parent);
 	if (claimed)
 		xa_release(&mn->syn_peers, syn->src_token);
 	if (child)
@@ -412,6 +409,8 @@ int mrc_listen_syn(struct mrc_net *mn, u32 plane, const struct mrc_pkt *syn)
 		reason = MRC_DROP_NO_BUFFER;	/* the client retries */
 	} else {
 		reason = mrc_listen_child(mn, parent, plane, syn);
+		if (reason)
+			mrc_listen_unreserve(parent);
 	}
 	if (parent)
 		sock_put(parent);
