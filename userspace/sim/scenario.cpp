@@ -15,6 +15,9 @@ const std::vector<ScenarioInfo>& Scenarios() {
       {"plane-failure",
        "2 hosts x 4 planes, 64 MiB each way; host 1's port on plane 1 dies at 200 us and "
        "returns at 500 us"},
+      {"permutation",
+       "16 hosts x 4 planes (4 leaves, 4 spines), 16 MiB permutation, no failure: the "
+       "baseline of spine-failure, gray-failure and link-flap"},
       {"spine-failure",
        "16 hosts x 4 planes (4 leaves, 4 spines), 16 MiB permutation; spine 1 "
        "of plane 0 dies at 100 us"},
@@ -167,6 +170,9 @@ std::optional<SimCfg> MakeScenario(const std::string& name, uint64_t seed, uint3
     const uint32_t p = 1 % c.fabric.planes;
     c.actions.push_back({.at = 200 * kUs, .kind = ActKind::kPortDown, .plane = p, .a = 1});
     c.actions.push_back({.at = 500 * kUs, .kind = ActKind::kPortUp, .plane = p, .a = 1});
+  } else if (name == "permutation") {
+    SetFabric(c, or_default(hosts, 16), or_default(planes, 4), 4, 4);
+    c.workload.msg_bytes = 16ULL << 20;
   } else if (name == "spine-failure") {
     SetFabric(c, or_default(hosts, 16), or_default(planes, 4), 4, 4);
     c.workload.msg_bytes = 16ULL << 20;

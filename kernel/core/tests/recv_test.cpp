@@ -74,7 +74,7 @@ TEST(CoreEcn, MarksSkipEvsAndAreEchoed) {
   EXPECT_GT(marks0, 0U);
   EXPECT_EQ(marks1, 0U);
   EXPECT_GT(net.a.NoteCount(MRC_NOTE_EV_STATE), 0);  // SKIP and back
-  // The marked plane got fewer packets (lower weights, skips).
+  // The marked plane got fewer packets (its window, its EVs skipped).
   EXPECT_LT(net.a.data_tx_by_plane[0], net.a.data_tx_by_plane[1]);
 }
 
