@@ -54,15 +54,19 @@ void mrc_ack_rtt_sample(struct mrc_core *core, u32 rtt)
 /*
  * How long after its transmission @seg may still be on its way: its EV's
  * smoothed RTT (planes and routes differ; else its plane's) plus a quarter
- * and the peer's possible ACK delay, taken to be ours (both ends get it
- * from the same profile; a peer that delays longer shows up as needless
- * retransmissions, which widen the window); an RTO while the plane is
- * unknown.
+ * per reordering step, plus the round trips' variation (rttvar, never
+ * less than MRC_CORE_REORDER_MARGIN_US); an RTO while the plane is
+ * unknown. The peer's ACK delay is not waited for: a packet past a gap,
+ * or one that closes a gap, is SACKed at once (recv.c), and only such a
+ * packet's SACK can show that a later one arrived first. Waiting for it
+ * (20 us in mrc-netsim, 200 us in the module) left a packet lost on a
+ * failing route for 70-80 us where its EV's round trip was 8-20 us, with
+ * the peer's window full behind it.
  */
 static u64 mrc_ack_wait_for(const struct mrc_core *core, u32 rtt)
 {
 	return (u64)rtt + (u64)(rtt / 4) * (1 + core->reo_steps) +
-	       core->ack_delay_us + MRC_CORE_REORDER_MARGIN_US;
+	       mrc_max(core->rttvar_us, MRC_CORE_REORDER_MARGIN_US);
 }
 
 u64 mrc_ack_reorder_wait(const struct mrc_core *core,

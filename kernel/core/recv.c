@@ -412,7 +412,7 @@ int mrc_rcv_data(struct mrc_core *core, const struct mrc_pkt *pkt,
 		 u32 plane, bool ce)
 {
 	u32 psn = pkt->data.psn;
-	bool now, ooo;
+	bool now, ooo, closes;
 	int reason;
 
 	if (core->state == MRC_CORE_SYN_SENT)
@@ -431,6 +431,7 @@ int mrc_rcv_data(struct mrc_core *core, const struct mrc_pkt *pkt,
 	if (reason != MRC_DROP_NONE)
 		return reason;
 	ooo = psn != core->rcv_nxt;
+	closes = !ooo && mrc_rcv_ooo(core) > 1;
 	core->stats.rx_data_pkts++;
 	core->stats.rx_data_bytes += pkt->payload_len;
 	if (ce)
@@ -442,7 +443,14 @@ int mrc_rcv_data(struct mrc_core *core, const struct mrc_pkt *pkt,
 		       pkt->payload_len, 0, 0, ce);
 	mrc_rcv_note_trigger(core, pkt, plane, ce);
 	mrc_rcv_deliver(core);
-	now = ooo || ce || (pkt->flags & MRC_F_ACK_NOW) ||
+	/*
+	 * SACK at once when a gap opens or stands (@ooo, mrc_rcv_ooo()) and
+	 * when it closes (@closes: this packet, the one the gap waited for,
+	 * releases data held past it): the sender's RACK does not wait out
+	 * our ACK delay (ack.c), and a sender whose window the held data
+	 * filled can send again.
+	 */
+	now = ooo || closes || ce || (pkt->flags & MRC_F_ACK_NOW) ||
 	      mrc_rcv_ooo(core) || core->unacked_pkts >= core->ack_every;
 	if (now)
 		mrc_rcv_sack_due(core, plane);

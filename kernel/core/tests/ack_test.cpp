@@ -130,6 +130,44 @@ TEST(CoreAckEv, LaterAckOnTheSameEvLosesAtOnce) {
   }
 }
 
+// A packet lost on its way is resent about a round trip after it left
+// (its EV's RTT, a quarter more, the variation), not after the peer's
+// ACK delay too: the peer SACKs what lies past a gap, and what closes
+// one, at once (recv.c). With the delay (200 us here) in the wait, a
+// packet lost on a failing route held the peer's window for 70-80 us
+// where its round trip was 8-20 us (mrc-netsim's gray-failure).
+TEST(CoreAckWait, LossIsFoundAboutARoundTripAfterItLeft) {
+  Net net(5);
+  net.Setup(2);
+  for (uint32_t p = 0; p < 2; p++) net.planes[p].delay_us = 10;
+  Establish(net);
+  // A route that loses everything: no later packet of its EV is ever
+  // acked, so only the wait finds its losses.
+  const mrc_core_ev_info dead = net.a.Ev(0);
+  std::map<uint32_t, uint64_t> sent;  // PSN -> when it left on the dead EV
+  uint64_t worst = 0;
+  uint32_t found = 0;
+  net.filter = [&](int from, uint32_t, const mrc_pkt& p) {
+    if (from != 0 || p.type != MRC_PKT_DATA) return false;
+    const auto it = sent.find(p.data.psn);
+    if (it != sent.end()) {
+      worst = std::max(worst, net.now - it->second);
+      found++;
+      sent.erase(it);
+    } else if (p.ev == dead.value) {
+      sent[p.data.psn] = net.now;
+    }
+    return p.ev == dead.value;
+  };
+  net.a.to_send = 512 * 1024;
+  ASSERT_TRUE(Drain(net));
+  EXPECT_TRUE(net.b.rx == Pattern(net.a.seed, net.a.to_send));
+  ASSERT_GT(found, 0U);
+  EXPECT_TRUE(sent.empty());
+  EXPECT_EQ(net.a.Stats().rto_count, 0U);
+  EXPECT_LT(worst, 100U) << "round trip 20 us, ACK delay 200 us";
+}
+
 TEST_F(CoreAck, SackOfNeverSentIsDropped) {
   const mrc_core_stats before = net_.a.Stats();
   mrc_pkt s = FromB(net_, MRC_PKT_SACK);

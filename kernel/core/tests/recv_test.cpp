@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-// Receiving: out-of-window DATA, ECN marks and their echo.
+// Receiving: out-of-window DATA, prompt SACKs around a gap, ECN marks
+// and their echo.
 #include "harness.hpp"
 
 extern "C" {
@@ -54,6 +55,44 @@ TEST(CoreRecv, OutOfWindowDataIsNackedAndDropped) {
   EXPECT_EQ(seen[2].sack.echo_ev, 4444U);
   EXPECT_EQ(net.b.Stats().dup_pkts, 1U);
   EXPECT_EQ(net.b.rx.size(), 10U);
+}
+
+// A packet that closes a gap is SACKed at once, as one past a gap is: the
+// sender may be held back by the data past the gap, and its RACK does
+// not wait out our ACK delay (ack.c). In order with no gap, a packet
+// waits for the delayed SACK (or ack_every packets).
+TEST(CoreRecv, PacketClosingAGapIsSackedAtOnce) {
+  Net net;
+  net.Setup(2);
+  net.a.scripted_random = {0xaaaa, 100};
+  net.b.cfg.ack_every = 8;
+  Establish(net);
+  std::vector<mrc_pkt> sacks;
+  net.filter = [&](int from, uint32_t, const mrc_pkt& p) {
+    if (from == 1 && p.type == MRC_PKT_SACK) sacks.push_back(p);
+    return false;
+  };
+  const std::array<uint8_t, 10> payload{};
+  auto data = [&](uint32_t psn) {
+    mrc_pkt d{};
+    d.type = MRC_PKT_DATA;
+    d.dst_token = mrc_core_token(net.b.core);
+    d.src_token = mrc_core_token(net.a.core);
+    d.ev = 4444;
+    d.data.psn = psn;
+    d.data.tsval = 1;
+    d.payload = payload.data();
+    d.payload_len = payload.size();
+    EXPECT_EQ(mrc_core_input(net.b.core, &d, 0, false), MRC_DROP_NONE) << psn;
+    return sacks.size();
+  };
+  EXPECT_EQ(data(100), 0U) << "in order, no gap: the SACK may wait";
+  EXPECT_EQ(data(102), 1U) << "past a gap";
+  EXPECT_EQ(data(103), 2U) << "past a gap";
+  ASSERT_EQ(data(101), 3U) << "the packet that closed the gap waited";
+  EXPECT_EQ(sacks.back().sack.cum_psn, 104U);
+  EXPECT_EQ(data(104), 3U) << "in order again, no gap: the SACK may wait";
+  EXPECT_EQ(net.b.rx.size(), 5 * payload.size());
 }
 
 TEST(CoreEcn, MarksSkipEvsAndAreEchoed) {
