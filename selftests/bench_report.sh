@@ -31,6 +31,9 @@ rec() {
 	rec P11 mptcp step_fault_worst null ms 500
 	rec P10b tcp goodput 1000 Mbit/s 1000 0.5
 	rec P10b mrc goodput 500 Mbit/s 1000 0.75
+	rec sim:gray-failure mrc completion 1.35 "x ideal" 1
+	rec sim:smoke mrc completion 1.04 "x ideal" 1
+	rec sim:permutation mrc completion 1.25 "x ideal" 1
 } > "$dir/records.jsonl"
 echo '{"rate_mbit": 10, "seconds": 4, "guest_cpus": 2}' > "$dir/setup.json"
 echo '{"fault": 100.5, "start_time": 100.0, "intervals": [{"start": 0, "end": 0.1, "bytes": 1000, "bits_per_second": 80000}]}' \
@@ -39,7 +42,7 @@ echo '{"fault": 100.5, "start_time": 100.0, "intervals": [{"start": 0, "end": 0.
 /usr/bin/python3 "$src/bench/report.py" "$dir" > "$dir/out" 2>&1
 mrc_lib_check "report.py runs" test "$?" = 0
 mrc_lib_check "results.json keeps every record" \
-	test "$(jq length "$dir/results.json")" = 16
+	test "$(jq length "$dir/results.json")" = 19
 row() { grep "^| $1 | $2 |" "$dir/table.md"; }
 mrc_lib_check "ratio to the limit: 39 of 40 is 0.97x, goal 0.98 not met" \
 	bash -c "grep -q '39 (0.97x)' <<< '$(row P1 goodput)' && grep -q '| NO |\$' <<< '$(row P1 goodput)'"
@@ -61,6 +64,16 @@ mrc_lib_check "P10b: MRC against one TCP stream, goal 1.0x not met" \
 # 2 vCPUs: TCP 50% busy for 1 Gbit/s is 1.00 vCPU a Gbit/s; MRC 75% for 0.5 is 3.00
 mrc_lib_check "CPU per Gbit/s of every goodput record with a CPU figure" \
 	bash -c "grep -qF '| P10b | 3.00 (75% busy) | 1.00 (50% busy) |' '$dir/table.md'"
+# bench/sim.sh: mrc-netsim's rows after the guest's, in the simulation's
+# order, against issue 25's targets (none for the baseline permutation)
+order=$(sed '/^$/q' "$dir/table.md" | grep -o '^| [A-Za-z0-9:-]* | [a-z_]* |' | awk '{ print $2 }' | uniq | tr '\n' ,)
+mrc_lib_check "sim: rows after the guest's, in the simulation's order" \
+	test "${order#*P10b,}" = "P11,sim:smoke,sim:permutation,sim:gray-failure,"
+mrc_lib_check "sim: 1.35x ideal misses gray-failure's 1.30, 1.04x meets smoke's 1.05" \
+	bash -c "grep -q '| <= 1.3x | NO |\$' <<< '$(row sim:gray-failure completion)' &&
+		grep -q '| <= 1.05x | yes |\$' <<< '$(row sim:smoke completion)'"
+mrc_lib_check "sim: a scenario without a target has no verdict" \
+	bash -c "grep -q '| 1.25 (1.25x) |.* |  |  |\$' <<< '$(row sim:permutation completion)'"
 mrc_lib_check "plots are PNG files" \
 	bash -c "file '$dir/bars.png' '$dir/failover-P2.png' | grep -c 'PNG image' | grep -qx 2"
 rm -f "$dir/records.jsonl"
