@@ -132,6 +132,24 @@ static bool mrc_ack_ev_overtaken(const struct mrc_core *core,
 }
 
 /*
+ * Were enough transmissions after @seg acked for it to be lost once its
+ * wait is over? MRC_CORE_REORDER_PKTS of them; or, when fewer were sent
+ * after it, the newest of all: nothing more will come to count (the last
+ * packets of a burst, a tail probe's SACK). Waiting for three that never
+ * come left such a segment to the RTO, many round trips on a fabric of
+ * microseconds (mrc-netsim's link-flap: 170 us on a 26 us round trip).
+ * It holds for a prefix of tx_list, which is in transmission order.
+ */
+static bool mrc_ack_overtaken(const struct mrc_core *core,
+			      const struct mrc_seg *seg)
+{
+	s32 later = (s32)(core->rack_hi - seg->tx_seq);
+
+	return later >= MRC_CORE_REORDER_PKTS ||
+	       (later > 0 && core->rack_hi == core->tx_seq - 1);
+}
+
+/*
  * tx_list is in transmission order: once a segment was sent too recently
  * for the shortest wait of any, so was every one after it, and the scan
  * stops there; the timer then comes back no later than that segment
@@ -157,8 +175,7 @@ void mrc_ack_detect_losses(struct mrc_core *core)
 		first = core->rack_due_us;
 	}
 	min_wait = mrc_ack_min_reorder_wait(core);
-	while (seg && (s32)(core->rack_hi - seg->tx_seq) >=
-		      MRC_CORE_REORDER_PKTS) {
+	while (seg && mrc_ack_overtaken(core, seg)) {
 		next = seg->next;
 		if (mrc_ack_ev_overtaken(core, seg)) {
 			mrc_snd_mark_lost(core, seg, 0);
@@ -255,8 +272,10 @@ static u32 mrc_ack_range(struct mrc_core *core, const struct mrc_pkt_sack *s,
 	while (core->snd_una != core->snd_nxt &&
 	       !mrc_snd_seg(core, core->snd_una))
 		core->snd_una = mrc_psn_add(core, core->snd_una, 1);
-	if (core->snd_una != una)
+	if (core->snd_una != una) {
 		core->una_refused = false;
+		core->tlp_sent = false;
+	}
 	return acked;
 }
 

@@ -368,6 +368,7 @@ struct mrc_core {
 	u32			rto_us;
 	u32			min_rtt_us;
 	u32			backoff;
+	bool			tlp_sent;	/* tail probe since snd_una moved */
 	u64			last_tx_us;	/* handshake/FIN/persist send */
 	u64			last_progress_us;
 	bool			outstanding;	/* stall clock running */

@@ -77,8 +77,8 @@ struct mrc_core_trace_info {
 	u32	ev;
 	u32	len;		/* payload bytes */
 	u32	rtt_us;		/* ACK: RTT sample or 0 */
-	/* LOSS: 0 = SACK gap, 1 = RTO, 2 = NACK, 3 = plane down; TX: 1 if
-	 * retransmission
+	/* LOSS: 0 = SACK gap, 1 = RTO, 2 = NACK, 3 = plane down, 4 = tail
+	 * probe; TX: 1 if retransmission
 	 */
 	u32	arg;
 	bool	ce;		/* RX: CE mark; ACK: echoed CE */
@@ -286,6 +286,7 @@ struct mrc_core_stats {
 	u64	probes_tx, probe_replies_rx;
 	u64	rto_count;		/* retransmission timeouts */
 	u64	fast_retx;		/* losses found from SACK gaps */
+	u64	tail_probes;		/* oldest resent before the RTO */
 	u64	ev_state_changes;
 	u64	drops[MRC_DROP_MAX];	/* received packets refused, by reason */
 	/* gauges */

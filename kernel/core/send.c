@@ -848,10 +848,31 @@ static u64 mrc_snd_rto(const struct mrc_core *core)
 	return mrc_min64(rto, cap);
 }
 
+/*
+ * The tail probe (RACK-TLP, RFC 8985): when nothing has gone out for two
+ * round trips and the newest segment in flight is past its own reorder
+ * wait, it is resent on another route, once until snd_una moves, before
+ * the RTO (a segment resent already is in loss recovery: the RTO's).
+ * RACK needs a later transmission acked, and the last packet of a burst
+ * has none; the RTO's floor (10 ms in the module) is many round trips.
+ * The probe's SACK is that later transmission for every older segment
+ * still missing (ack.c). When it is due; 0: not now.
+ */
+static u64 mrc_snd_tlp_due(const struct mrc_core *core)
+{
+	const struct mrc_seg *tail = core->tx_list.tail;
+
+	if (!tail || tail->tx_count > 1 || core->tlp_sent ||
+	    core->lost_list.head || !core->srtt_us || core->backoff)
+		return 0;
+	return mrc_max64(core->last_tx_us + 2ull * core->srtt_us,
+			 tail->sent_us + mrc_ack_reorder_wait(core, tail));
+}
+
 /* When the retransmission (or persist, or FIN) timer is due; 0: never. */
 u64 mrc_snd_deadline(const struct mrc_core *core)
 {
-	u64 rto;
+	u64 rto, tlp;
 
 	if (!mrc_snd_active(core))
 		return 0;
@@ -859,6 +880,9 @@ u64 mrc_snd_deadline(const struct mrc_core *core)
 		rto = core->tx_list.head->sent_us +
 		      mrc_max64(mrc_snd_rto(core),
 				mrc_ack_reorder_wait(core, core->tx_list.head));
+		tlp = mrc_snd_tlp_due(core);
+		if (tlp && tlp < rto)
+			rto = tlp;
 		if (core->rack_due_us && core->rack_due_us < rto)
 			return core->rack_due_us;
 		return rto;
@@ -913,6 +937,15 @@ void mrc_snd_on_timer(struct mrc_core *core, u64 now)
 	due = mrc_snd_deadline(core);
 	if (!due || now < due)
 		return;
+	due = mrc_snd_tlp_due(core);
+	if (due && now >= due) {
+		/* Not a loss yet: neither the EV nor a window pays for it. */
+		core->tlp_sent = true;
+		core->stats.tail_probes++;
+		mrc_snd_mark_lost(core, core->tx_list.tail, 4);
+		mrc_snd_push(core);
+		return;
+	}
 	if (core->backoff < MRC_CORE_MAX_BACKOFF)
 		core->backoff++;
 	core->last_tx_us = now;

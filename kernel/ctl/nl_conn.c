@@ -51,6 +51,7 @@ static const struct mrc_nl_stat mrc_conn_stats[] = {
 	MRC_STAT("ProbeRepliesRx", probe_replies_rx),
 	MRC_STAT("RtoCount", rto_count),
 	MRC_STAT("FastRetx", fast_retx),
+	MRC_STAT("TailProbes", tail_probes),
 	MRC_STAT("EvStateChanges", ev_state_changes),
 	MRC_STAT("LongestStallUs", longest_stall_us),
 };

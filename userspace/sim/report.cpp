@@ -72,6 +72,7 @@ nlohmann::json ReportJson(const Sim& sim) {
                      {"retx_pkts", s.retx_pkts},
                      {"rto_count", s.rto_count},
                      {"fast_retx", s.fast_retx},
+                     {"tail_probes", s.tail_probes},
                      {"nacks_rx", s.nacks_rx},
                      {"ce_echoed", s.ce_echoed},
                      {"probes_tx", s.probes_tx},

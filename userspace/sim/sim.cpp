@@ -135,6 +135,7 @@ void Sim::EndFlow(uint32_t fi) {
       f.st.retx_pkts = static_cast<uint32_t>(k.retx_pkts);
       f.st.rto_count = static_cast<uint32_t>(k.rto_count);
       f.st.fast_retx = static_cast<uint32_t>(k.fast_retx);
+      f.st.tail_probes = static_cast<uint32_t>(k.tail_probes);
       f.st.nacks_rx = static_cast<uint32_t>(k.nacks_rx);
       f.st.ce_echoed = static_cast<uint32_t>(k.ce_echoed);
       f.st.probes_tx = static_cast<uint32_t>(k.probes_tx);

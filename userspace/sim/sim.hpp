@@ -27,6 +27,7 @@ struct FlowStats {
   uint32_t retx_pkts = 0;
   uint32_t rto_count = 0;
   uint32_t fast_retx = 0;
+  uint32_t tail_probes = 0;
   uint32_t nacks_rx = 0;
   uint32_t ce_echoed = 0;
   uint32_t probes_tx = 0;

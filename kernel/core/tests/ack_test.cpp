@@ -168,6 +168,51 @@ TEST(CoreAckWait, LossIsFoundAboutARoundTripAfterItLeft) {
   EXPECT_LT(worst, 100U) << "round trip 20 us, ACK delay 200 us";
 }
 
+// The last packets of a transfer vanish: no later transmission will be
+// acked, so RACK cannot call them lost. The tail probe resends the last
+// about two round trips after it left (RACK-TLP), not at the RTO (2 ms
+// here, 200 us and more in the module: many round trips of a fabric), on
+// another route; its SACK is the later transmission that lets RACK call
+// the one before it lost. Neither an EV nor a window pays for the probe.
+TEST(CoreAckWait, LostTailIsProbedBeforeTheRto) {
+  for (const uint32_t lost : {1U, 2U}) {
+    SCOPED_TRACE(testing::Message() << "the last " << lost << " vanish");
+    Net net(9);
+    net.Setup(2);
+    for (uint32_t p = 0; p < 2; p++) net.planes[p].delay_us = 10;
+    Establish(net);
+    constexpr uint32_t kPkts = 40;
+    uint32_t seen = 0;
+    std::map<uint32_t, uint64_t> gone;  // PSN -> when its first copy vanished
+    uint64_t worst = 0;
+    net.filter = [&](int from, uint32_t, const mrc_pkt& p) {
+      if (from != 0 || p.type != MRC_PKT_DATA) return false;
+      const auto it = gone.find(p.data.psn);
+      if (it != gone.end()) {
+        worst = std::max(worst, net.now - it->second);
+        return false;
+      }
+      if (++seen > kPkts - lost) {
+        gone[p.data.psn] = net.now;
+        return true;
+      }
+      return false;
+    };
+    net.a.to_send = kPkts * 1400;
+    ASSERT_TRUE(Drain(net));
+    EXPECT_TRUE(net.b.rx == Pattern(net.a.seed, net.a.to_send));
+    ASSERT_EQ(gone.size(), lost);
+    const mrc_core_stats st = net.a.Stats();
+    EXPECT_EQ(st.rto_count, 0U);
+    EXPECT_EQ(st.tail_probes, 1U);
+    EXPECT_EQ(st.retx_pkts, lost);
+    EXPECT_LT(worst, 200U) << "round trip 20 us, RTO at least 2000 us";
+    uint64_t ev_losses = 0;  // the probed one is none
+    for (uint32_t i = 0; i < 128; i++) ev_losses += net.a.Ev(i).losses;
+    EXPECT_EQ(ev_losses, lost - 1);
+  }
+}
+
 TEST_F(CoreAck, SackOfNeverSentIsDropped) {
   const mrc_core_stats before = net_.a.Stats();
   mrc_pkt s = FromB(net_, MRC_PKT_SACK);
