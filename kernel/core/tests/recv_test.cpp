@@ -12,6 +12,21 @@ extern "C" {
 namespace mrc_test {
 namespace {
 
+// A hand-made DATA packet from a to b: PSN @psn, EV 4444, @payload.
+template <size_t N>
+mrc_pkt DataToB(const Net& net, uint32_t psn, const std::array<uint8_t, N>& payload) {
+  mrc_pkt d{};
+  d.type = MRC_PKT_DATA;
+  d.dst_token = mrc_core_token(net.b.core);
+  d.src_token = mrc_core_token(net.a.core);
+  d.ev = 4444;
+  d.data.psn = psn;
+  d.data.tsval = 1;
+  d.payload = payload.data();
+  d.payload_len = N;
+  return d;
+}
+
 TEST(CoreRecv, OutOfWindowDataIsNackedAndDropped) {
   Net net;
   net.Setup(2);
@@ -22,16 +37,8 @@ TEST(CoreRecv, OutOfWindowDataIsNackedAndDropped) {
     if (from == 1) seen.push_back(p);
     return false;
   };
-  mrc_pkt d{};
-  d.type = MRC_PKT_DATA;
-  d.dst_token = mrc_core_token(net.b.core);
-  d.src_token = mrc_core_token(net.a.core);
-  d.ev = 4444;
-  d.data.psn = 100 + 100000;
-  d.data.tsval = 1;
   const std::array<uint8_t, 10> payload{};
-  d.payload = payload.data();
-  d.payload_len = 10;
+  mrc_pkt d = DataToB(net, 100 + 100000, payload);
   EXPECT_EQ(mrc_core_input(net.b.core, &d, 0, false), MRC_DROP_PSN_WINDOW);
   ASSERT_EQ(seen.size(), 1U);
   EXPECT_EQ(seen[0].type, MRC_PKT_NACK);
@@ -74,15 +81,7 @@ TEST(CoreRecv, PacketClosingAGapIsSackedAtOnce) {
   };
   const std::array<uint8_t, 10> payload{};
   auto data = [&](uint32_t psn) {
-    mrc_pkt d{};
-    d.type = MRC_PKT_DATA;
-    d.dst_token = mrc_core_token(net.b.core);
-    d.src_token = mrc_core_token(net.a.core);
-    d.ev = 4444;
-    d.data.psn = psn;
-    d.data.tsval = 1;
-    d.payload = payload.data();
-    d.payload_len = payload.size();
+    mrc_pkt d = DataToB(net, psn, payload);
     EXPECT_EQ(mrc_core_input(net.b.core, &d, 0, false), MRC_DROP_NONE) << psn;
     return sacks.size();
   };
