@@ -329,10 +329,10 @@ static void mrc_ack_peer_planes(struct mrc_core *core, u16 plane_up)
 }
 
 /*
- * The peer's window from a SACK, unless the SACK is older than the one
- * the window came from: SACKs take different planes and overtake each
- * other, and an old one reports room the peer has since filled (the
- * simulator saw NO_BUFFER refusals on loss-free paths). rcv_bytes, the
+ * Is the SACK older than the one the peer's window came from? SACKs take
+ * different planes and overtake each other, and an old one reports room
+ * the peer has since filled (the simulator saw NO_BUFFER refusals on
+ * loss-free paths). rcv_bytes, the
  * peer's in-order byte count, orders them, and with an equal count the
  * packets it holds past a gap (ooo_count), which only grow until the
  * count moves: while a gap stands, every late SACK reported more room
@@ -340,14 +340,19 @@ static void mrc_ack_peer_planes(struct mrc_core *core, u16 plane_up)
  * refusals and as many resent packets). Equal in both may still open the
  * window (the application read), as TCP's window update does.
  */
-static void mrc_ack_window(struct mrc_core *core,
-			   const struct mrc_pkt_sack *s)
+static bool mrc_ack_stale(const struct mrc_core *core,
+			  const struct mrc_pkt_sack *s)
 {
 	s32 newer = (s32)(s->rcv_bytes - core->rwnd_rcv_bytes);
 
-	if (core->rwnd_from_sack &&
-	    (newer < 0 || (!newer && s->ooo_count < core->rwnd_ooo)))
-		return;
+	return core->rwnd_from_sack &&
+	       (newer < 0 || (!newer && s->ooo_count < core->rwnd_ooo));
+}
+
+/* The peer's window from a SACK that is not stale (mrc_ack_stale()). */
+static void mrc_ack_window(struct mrc_core *core,
+			   const struct mrc_pkt_sack *s)
+{
 	core->peer_rwnd = s->rwnd;
 	core->rwnd_rcv_bytes = s->rcv_bytes;
 	core->rwnd_ooo = s->ooo_count;
@@ -357,7 +362,7 @@ static void mrc_ack_window(struct mrc_core *core,
 int mrc_ack_sack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 {
 	const struct mrc_pkt_sack *s = &pkt->sack;
-	bool fin_ack, ce, resent;
+	bool fin_ack, ce, resent, stale;
 	u32 rtt, acked;
 	int reason, idx;
 
@@ -369,7 +374,16 @@ int mrc_ack_sack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 	if (reason)
 		return reason;
 	core->stats.sacks_rx++;
-	mrc_ack_peer_planes(core, s->plane_up);
+	/*
+	 * A stale SACK's plane_up is as old as its window: one sent while a
+	 * plane of the peer was down, overtaken by one sent once it was up
+	 * again, took the plane away again and lost what was in flight there
+	 * (mrc-netsim's link-flap: 70 packets after each of a host link's
+	 * returns, resent as if the plane had died).
+	 */
+	stale = mrc_ack_stale(core, s);
+	if (!stale)
+		mrc_ack_peer_planes(core, s->plane_up);
 	rtt = mrc_ack_rtt(core, s, &resent);
 	if (rtt)
 		mrc_ack_rtt_sample(core, rtt);
@@ -381,7 +395,8 @@ int mrc_ack_sack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 	if (resent)
 		rtt = 0;
 	acked = mrc_ack_range(core, s, rtt);
-	mrc_ack_window(core, s);
+	if (!stale)
+		mrc_ack_window(core, s);
 	ce = s->ce_count || (s->cc_flags & MRC_SACK_CE);
 	if (ce)
 		core->stats.ce_echoed += s->ce_count ? s->ce_count : 1;

@@ -213,6 +213,28 @@ TEST(CoreAckWait, LostTailIsProbedBeforeTheRto) {
   }
 }
 
+// SACKs overtake each other, and a stale one's plane_up is as old as its
+// window: one sent while the peer's plane 1 was down, arriving after one
+// sent once it was up again, must not take the plane away again (in
+// mrc-netsim's link-flap each return of a host link lost 70 packets in
+// flight there). A newer one that says the plane is down does.
+TEST_F(CoreAck, StaleSackDoesNotTakeAPlaneAway) {
+  auto sack = [&](uint32_t rcv_bytes, uint16_t plane_up) {
+    mrc_pkt s = FromB(net_, MRC_PKT_SACK);
+    s.sack.cum_psn = kIsn;
+    s.sack.sack_base = kIsn & ~63U;
+    s.sack.trig_psn = kIsn;
+    s.sack.rcv_bytes = rcv_bytes;
+    s.sack.rwnd = 1 << 20;
+    s.sack.plane_up = plane_up;
+    EXPECT_EQ(mrc_core_input(net_.a.core, &s, 0, false), MRC_DROP_NONE);
+    return net_.a.Stats().retx_pkts;
+  };
+  ASSERT_EQ(sack(5000, 0x3), 0U);
+  EXPECT_EQ(sack(4000, 0x1), 0U) << "a stale SACK took plane 1 away";
+  EXPECT_GT(sack(6000, 0x1), 0U) << "plane 1's packets were not resent when it went down";
+}
+
 TEST_F(CoreAck, SackOfNeverSentIsDropped) {
   const mrc_core_stats before = net_.a.Stats();
   mrc_pkt s = FromB(net_, MRC_PKT_SACK);
