@@ -105,7 +105,8 @@ void EnvTrace(void* /*ctx*/, mrc_core_trace point, const mrc_core_trace_info* in
   Check(info->plane < MRC_WIRE_MAX_PLANES, "trace of a plane id out of range");
   if (point == MRC_TRACE_TX || point == MRC_TRACE_RX || point == MRC_TRACE_ACK)
     Check(info->len != 0 && info->len <= 0xffff, "trace of DATA with an impossible length");
-  if (point == MRC_TRACE_LOSS) Check(info->arg <= 3, "loss trace with an unknown reason");
+  // 0 SACK gap, 1 RTO, 2 NACK, 3 plane down, 4 tail probe (mrc_core.h)
+  if (point == MRC_TRACE_LOSS) Check(info->arg <= 4, "loss trace with an unknown reason");
 }
 
 void EnvNotify(void* ctx, mrc_core_note note, uint32_t arg) {
