@@ -137,7 +137,7 @@ static bool mrc_ack_ev_overtaken(const struct mrc_core *core,
  * after it, the newest of all: nothing more will come to count (the last
  * packets of a burst, a tail probe's SACK). Waiting for three that never
  * come left such a segment to the RTO, many round trips on a fabric of
- * microseconds (mrc-netsim's link-flap: 170 us on a 26 us round trip).
+ * microseconds (ack_test.cpp's lost tail: 2 ms on a 20 us round trip).
  * It holds for a prefix of tx_list, which is in transmission order.
  */
 static bool mrc_ack_overtaken(const struct mrc_core *core,
@@ -332,13 +332,13 @@ static void mrc_ack_peer_planes(struct mrc_core *core, u16 plane_up)
  * Is the SACK older than the one the peer's window came from? SACKs take
  * different planes and overtake each other, and an old one reports room
  * the peer has since filled (the simulator saw NO_BUFFER refusals on
- * loss-free paths). rcv_bytes, the
- * peer's in-order byte count, orders them, and with an equal count the
- * packets it holds past a gap (ooo_count), which only grow until the
- * count moves: while a gap stands, every late SACK reported more room
- * than was left (mrc-netsim's spine-failure, seed 1: 1522 NO_BUFFER
- * refusals and as many resent packets). Equal in both may still open the
- * window (the application read), as TCP's window update does.
+ * loss-free paths). rcv_bytes, the peer's in-order byte count, orders
+ * them, and with an equal count the packets it holds past a gap
+ * (ooo_count), which only grow until the count moves: while a gap
+ * stands, every late SACK reported more room than was left (mrc-netsim's
+ * spine-failure, seed 1: 1522 NO_BUFFER refusals and as many resent
+ * packets). Equal in both may still open the window (the application
+ * read), as TCP's window update does.
  */
 static bool mrc_ack_stale(const struct mrc_core *core,
 			  const struct mrc_pkt_sack *s)
