@@ -8,8 +8,9 @@
  * the connection is published and after it is unhashed, without it.
  *
  * Buffers (zero copy): a send buffer handle is a page of the socket's
- * page-fragment send buffer (sock/io.c), a segment holds a page reference
- * and every skb sent from it one of its own (udp.c); a received handle
+ * page-fragment send buffer (sock/io.c) or a user page of a MSG_ZEROCOPY
+ * send (buf.h); a segment holds a reference on the handle and every skb
+ * sent from it a page reference of its own (udp.c); a received handle
  * is the DATA packet's skb, taken from the demux (demux.c), which becomes
  * the socket's at delivery or is freed with the connection.
  */
@@ -22,6 +23,7 @@
 #include <linux/slab.h>
 
 #include "pernet.h"
+#include "conn/buf.h"
 #include "conn/conn.h"
 #include "conn/demux.h"
 #include "conn/mem.h"
@@ -83,12 +85,12 @@ static void mrc_env_rx_free(void *ctx, void *ref)
 
 static void mrc_env_buf_get(void *ctx, void *ref)
 {
-	get_page(ref);
+	mrc_buf_get(ref);
 }
 
 static void mrc_env_buf_put(void *ctx, void *ref)
 {
-	put_page(ref);
+	mrc_buf_put(ref);
 }
 
 static void mrc_env_flush(void *ctx)

@@ -5,10 +5,15 @@
  * (demux.c). Transmit builds the UDP/IP packet around what the core
  * produced, with the EV as UDP source port (and IPv6 flow label), ECT(0)
  * on DATA and control packets at TC_PRIO_CONTROL. The skb's head holds
- * the headers; a payload the core queued by reference (the socket's
- * page-fragment send buffer, sock/io.c) is attached as a page fragment
- * with a reference of the skb's own, not copied, so the segment may be
- * acknowledged and freed while the packet still waits in a qdisc.
+ * the headers; a payload the core queued by reference (a send-buffer
+ * handle, buf.h: the socket's page-fragment send buffer or a user page of
+ * a MSG_ZEROCOPY send) is attached as a page fragment with a reference of
+ * the skb's own, not copied, so the segment may be acknowledged and freed
+ * while the packet still waits in a qdisc. A MSG_ZEROCOPY payload also
+ * ties the skb to its send (skb_zcopy_set()): the sender hears of the
+ * completion only once the skb is freed, and a stack that loops the
+ * packet back to a local receiver copies the user's page first
+ * (skb_orphan_frags_rx()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -26,6 +31,7 @@
 
 #include "offload/offload.h"
 #include "pernet.h"
+#include "conn/buf.h"
 #include "conn/conn.h"
 #include "ctl/plane.h"
 #include "sock/sock.h"
@@ -225,15 +231,16 @@ void mrc_udp_routes_drop(struct mrc_conn *conn)
 
 /*
  * The packet: headers in the head, with room for UDP/IP in front; the
- * payload copied after them, or, when it lies in @page (a compound page
- * of the send buffer), attached as a fragment holding its own reference.
+ * payload copied after them, or, when it lies in send-buffer handle @ref
+ * (buf.h; NULL: none), attached as a fragment holding its own reference.
  */
 static struct sk_buff *mrc_udp_skb(const void *hdr, u32 hdr_len,
 				   const void *payload, u32 payload_len,
-				   struct page *page)
+				   void *ref)
 {
 	u32 room = LL_MAX_HEADER + sizeof(struct ipv6hdr) +
 		   sizeof(struct udphdr);
+	struct page *page = mrc_buf_page(ref);
 	struct sk_buff *skb;
 
 	skb = alloc_skb(room + hdr_len + (page ? 0 : payload_len),
@@ -250,6 +257,7 @@ static struct sk_buff *mrc_udp_skb(const void *hdr, u32 hdr_len,
 		skb->len += payload_len;
 		skb->data_len += payload_len;
 		skb->truesize += payload_len;
+		skb_zcopy_set(skb, mrc_buf_uarg(ref), NULL);
 	} else if (payload_len) {
 		skb_put_data(skb, payload, payload_len);
 	}
@@ -301,18 +309,18 @@ out:
 	return err;
 }
 
-/* One MRC packet (@page: see mrc_udp_skb()). */
+/* One MRC packet (@ref: see mrc_udp_skb()). */
 static int __mrc_udp_xmit(struct mrc_net *mn, struct mrc_conn *conn,
 			  u32 plane, const struct mrc_core_plane *peer, u32 ev,
 			  const void *hdr, u32 hdr_len, const void *payload,
-			  u32 payload_len, struct page *page)
+			  u32 payload_len, void *ref)
 {
 	struct sk_buff *skb;
 	u8 ecn;
 
 	if (!peer)
 		return -EINVAL;
-	skb = mrc_udp_skb(hdr, hdr_len, payload, payload_len, page);
+	skb = mrc_udp_skb(hdr, hdr_len, payload, payload_len, ref);
 	if (!skb) {
 		mrc_mib_inc(mn->net, MRC_MIB_TXERR);
 		return -ENOBUFS;
@@ -355,19 +363,24 @@ int mrc_udp_xmit(struct mrc_net *mn, u32 plane,
  */
 #define MRC_UDP_TRAIN_MAX	((MAX_SKB_FRAGS + 1) / 2)
 
-/* May a DATA packet of @len bytes on @plane / @ev join the train? */
+/*
+ * May a DATA packet of @len bytes on @plane / @ev, from handle @ref, join
+ * the train? An skb belongs to one MSG_ZEROCOPY send at most.
+ */
 static bool mrc_udp_train_fits(const struct mrc_udp_train *t, u32 plane,
-			       u32 ev, u32 len)
+			       u32 ev, u32 len, const void *ref)
 {
 	return t->skb && !t->closed && t->plane == plane && t->ev == ev &&
-	       t->segs < MRC_UDP_TRAIN_MAX && len <= t->seg_len;
+	       t->segs < MRC_UDP_TRAIN_MAX && len <= t->seg_len &&
+	       t->uarg == mrc_buf_uarg(ref);
 }
 
 /* Append a packet: header into a page fragment, payload by reference. */
 static int mrc_udp_train_add(struct mrc_udp_train *t, const void *hdr,
 			     u32 hdr_len, const void *payload, u32 payload_len,
-			     struct page *page)
+			     void *ref)
 {
+	struct page *page = mrc_buf_page(ref);
 	struct sk_buff *skb = t->skb;
 	int i = skb_shinfo(skb)->nr_frags;
 	struct page *hpage;
@@ -399,11 +412,12 @@ static int mrc_udp_train_start(struct mrc_udp_train *t, u32 plane,
 			       const struct mrc_core_plane *peer, u32 ev,
 			       const void *hdr, u32 hdr_len,
 			       const void *payload, u32 payload_len,
-			       struct page *page)
+			       void *ref)
 {
-	t->skb = mrc_udp_skb(hdr, hdr_len, payload, payload_len, page);
+	t->skb = mrc_udp_skb(hdr, hdr_len, payload, payload_len, ref);
 	if (!t->skb)
 		return -ENOBUFS;
+	t->uarg = mrc_buf_uarg(ref);
 	t->plane = plane;
 	t->peer = peer;
 	t->ev = ev;
@@ -452,30 +466,31 @@ static bool mrc_udp_train_ok(struct mrc_conn *conn, u32 plane)
 }
 
 /*
- * A packet of @conn: its offload device, if any, may send it. @page: the
- * send-buffer page @payload lies in, or NULL to copy it. DATA by
- * reference joins or starts a train (sent at the core's flush); anything
- * else first sends the train, then goes out alone. Under conn->lock.
+ * A packet of @conn: its offload device, if any, may send it. @ref: the
+ * send-buffer handle @payload lies in (buf.h), or NULL to copy it. DATA
+ * by reference joins or starts a train (sent at the core's flush);
+ * anything else first sends the train, then goes out alone. Under
+ * conn->lock.
  */
 int mrc_udp_xmit_conn(struct mrc_conn *conn, u32 plane,
 		      const struct mrc_core_plane *peer, u32 ev,
 		      const void *hdr, u32 hdr_len, const void *payload,
-		      u32 payload_len, struct page *page)
+		      u32 payload_len, void *ref)
 {
 	struct mrc_udp_train *t = &conn->train;
 
 	lockdep_assert_held(&conn->lock);
-	if (page && payload_len &&
-	    mrc_udp_train_fits(t, plane, ev, hdr_len + payload_len) &&
-	    !mrc_udp_train_add(t, hdr, hdr_len, payload, payload_len, page))
+	if (ref && payload_len &&
+	    mrc_udp_train_fits(t, plane, ev, hdr_len + payload_len, ref) &&
+	    !mrc_udp_train_add(t, hdr, hdr_len, payload, payload_len, ref))
 		return 0;
 	mrc_udp_flush(conn);
-	if (page && payload_len && peer && plane < MRC_MAX_PLANES &&
+	if (ref && payload_len && peer && plane < MRC_MAX_PLANES &&
 	    mrc_udp_train_ok(conn, plane))
 		return mrc_udp_train_start(t, plane, peer, ev, hdr, hdr_len,
-					   payload, payload_len, page);
+					   payload, payload_len, ref);
 	return __mrc_udp_xmit(conn->mn, conn, plane, peer, ev, hdr, hdr_len,
-			      payload, payload_len, page);
+			      payload, payload_len, ref);
 }
 
 static int mrc_udp_sock(struct net *net, struct mrc_plane *pl, int family,

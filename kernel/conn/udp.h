@@ -10,9 +10,9 @@ struct mrc_core_plane;
 struct mrc_net;
 struct mrc_plane;
 struct net;
-struct page;
 struct sk_buff;
 struct socket;
+struct ubuf_info;
 
 /* A plane's kernel UDP sockets; v6 is NULL where IPv6 is off. */
 struct mrc_udp_socks {
@@ -24,10 +24,12 @@ struct mrc_udp_socks {
  * DATA packets held back to go out as one UDP GSO skb (udp.c), in struct
  * mrc_conn, under its lock: @skb (NULL: no train), on @plane to @peer
  * with EV @ev, @segs packets of @seg_len bytes but the last, which is
- * shorter when @closed.
+ * shorter when @closed; @uarg: the MSG_ZEROCOPY send whose pages it
+ * carries, or NULL.
  */
 struct mrc_udp_train {
 	struct sk_buff			*skb;
+	struct ubuf_info		*uarg;
 	const struct mrc_core_plane	*peer;
 	u32				plane;
 	u32				ev;
@@ -63,7 +65,7 @@ int mrc_udp_xmit(struct mrc_net *mn, u32 plane,
 int mrc_udp_xmit_conn(struct mrc_conn *conn, u32 plane,
 		      const struct mrc_core_plane *peer, u32 ev,
 		      const void *hdr, u32 hdr_len, const void *payload,
-		      u32 payload_len, struct page *page);
+		      u32 payload_len, void *ref);
 void mrc_udp_flush(struct mrc_conn *conn);
 void mrc_udp_route_drop(struct mrc_conn *conn, u32 plane);
 void mrc_udp_routes_drop(struct mrc_conn *conn);
