@@ -87,7 +87,7 @@ static void mrc_connect_tcp_hook(struct sock *sk, struct socket *tsock)
  * mrc_connect_tcp_sync - copy the SOL_SOCKET options that shape a
  * connection's behaviour from @sk to its TCP socket @tsk: time-outs,
  * low-water mark, priority, mark, linger, buffer sizes set by the user,
- * keep-alive. Any context that may sleep.
+ * keep-alive, MSG_ZEROCOPY's switch. Any context that may sleep.
  */
 void mrc_connect_tcp_sync(struct sock *sk, struct sock *tsk)
 {
@@ -101,6 +101,9 @@ void mrc_connect_tcp_sync(struct sock *sk, struct sock *tsk)
 	WRITE_ONCE(tsk->sk_lingertime, READ_ONCE(sk->sk_lingertime));
 	if (sock_flag(sk, SOCK_LINGER) != sock_flag(tsk, SOCK_LINGER))
 		sock_valbool_flag(tsk, SOCK_LINGER, sock_flag(sk, SOCK_LINGER));
+	if (sock_flag(sk, SOCK_ZEROCOPY) != sock_flag(tsk, SOCK_ZEROCOPY))
+		sock_valbool_flag(tsk, SOCK_ZEROCOPY,
+				  sock_flag(sk, SOCK_ZEROCOPY));
 	if (locks & SOCK_SNDBUF_LOCK)
 		WRITE_ONCE(tsk->sk_sndbuf, READ_ONCE(sk->sk_sndbuf));
 	if (locks & SOCK_RCVBUF_LOCK)

@@ -11,8 +11,10 @@
  * segments and the skbs sent from them refer to those pages (conn/udp.c);
  * the receiver's core keeps each DATA skb as its segment and delivers it
  * to the receive queue as it is (conn/demux.c), where recvmsg() copies it
- * to the user. SOCK_SEQPACKET messages are still copied into the core
- * (a message must be queued whole, from one bounce buffer).
+ * to the user. With MSG_ZEROCOPY (zerocopy.c) the first copy goes too:
+ * the segments refer to the user's pinned pages. SOCK_SEQPACKET messages
+ * are still copied into the core (a message must be queued whole, from
+ * one bounce buffer).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -25,6 +27,7 @@
 #include <asm/ioctls.h>
 
 #include "pernet.h"
+#include "conn/buf.h"
 #include "conn/conn.h"
 #include "sock/sock.h"
 
@@ -164,40 +167,52 @@ out:
 	return err;
 }
 
-/*
- * Queue @len bytes at the send buffer's offset, copied there already, in
- * the core by reference. Return: bytes taken or -errno.
- */
-static int mrc_sock_send_frag(struct sock *sk, struct page_frag *pfrag,
-			      u32 len)
+/* Queue @buf in the core by reference. Return: bytes taken or -errno. */
+static int mrc_sock_send_ref(struct sock *sk, const struct mrc_core_buf *buf)
 {
 	struct mrc_conn *conn = mrc_sk(sk)->conn;
-	struct mrc_core_buf buf = {
-		.data = (u8 *)page_address(pfrag->page) + pfrag->offset,
-		.len = len,
-		.ref = pfrag->page,
-	};
 	int n = -EPIPE;
 
 	spin_lock_bh(&conn->lock);
 	if (conn->core)
-		n = mrc_core_send_buf(conn->core, &buf, 0);
+		n = mrc_core_send_buf(conn->core, buf, 0);
 	spin_unlock_bh(&conn->lock);
 	return n;
 }
 
 /*
- * The one copy of a stream send: from the user into the socket's page
- * fragments (outside the connection lock: it may fault), then queued by
- * reference. Consecutive copies continue one page, so the core's last
- * segment keeps growing in place across small writes.
+ * The next piece of a copied stream send: at most @max bytes copied from
+ * the user into the socket's page fragments (outside the connection
+ * lock: it may fault), described in @buf. Consecutive pieces continue
+ * one page, so the core's last segment keeps growing in place across
+ * small writes.
  */
-static int mrc_sock_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
-				long *timeo)
+static int mrc_sock_frag_piece(struct sock *sk, struct msghdr *msg,
+			       size_t max, struct mrc_core_buf *buf)
 {
 	struct page_frag *pfrag = &sk->sk_frag;
-	size_t sent = 0;
-	u32 chunk, space;
+
+	if (!skb_page_frag_refill(32, pfrag, sk->sk_allocation))
+		return -ENOBUFS;
+	buf->data = (u8 *)page_address(pfrag->page) + pfrag->offset;
+	buf->len = min_t(size_t, max, pfrag->size - pfrag->offset);
+	buf->ref = pfrag->page;
+	if (!copy_from_iter_full(buf->data, buf->len, &msg->msg_iter))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * A stream send, queued in the core by reference piece by piece: the
+ * one copy into the send buffer, or (@uarg, MSG_ZEROCOPY) the user's
+ * pinned pages themselves (zerocopy.c).
+ */
+static int mrc_sock_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
+				long *timeo, struct ubuf_info *uarg)
+{
+	struct mrc_core_buf buf;
+	size_t sent = 0, max;
+	u32 space;
 	int n, err = 0;
 
 	while (sent < len) {
@@ -218,30 +233,41 @@ static int mrc_sock_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 			cond_resched();
 			continue;
 		}
-		if (!skb_page_frag_refill(32, pfrag, sk->sk_allocation)) {
-			err = -ENOBUFS;
+		max = min_t(size_t, len - sent, space);
+		err = uarg ? mrc_sock_zc_piece(msg, max, uarg, &buf) :
+			     mrc_sock_frag_piece(sk, msg, max, &buf);
+		if (err)
 			break;
-		}
-		chunk = min_t(size_t, min_t(size_t, len - sent, space),
-			      pfrag->size - pfrag->offset);
-		if (!copy_from_iter_full(page_address(pfrag->page) +
-					 pfrag->offset, chunk,
-					 &msg->msg_iter)) {
-			err = -EFAULT;
-			break;
-		}
-		n = mrc_sock_send_frag(sk, pfrag, chunk);
+		n = mrc_sock_send_ref(sk, &buf);
+		if (uarg)
+			mrc_buf_put(buf.ref);	/* segments hold their own */
+		else if (n > 0)
+			sk->sk_frag.offset += n;
 		if (n < 0) {
-			iov_iter_revert(&msg->msg_iter, chunk);
+			iov_iter_revert(&msg->msg_iter, buf.len);
 			err = n;
 			break;
 		}
-		if (n < chunk)
-			iov_iter_revert(&msg->msg_iter, chunk - n);
-		pfrag->offset += n;
+		if (n < buf.len)
+			iov_iter_revert(&msg->msg_iter, buf.len - n);
 		sent += n;
 	}
 	return sent ? (int)sent : err;
+}
+
+/* A stream send, zero copy when it asks for it and may (zerocopy.c). */
+static int mrc_sock_send_bytes(struct sock *sk, struct msghdr *msg,
+			       size_t len, long *timeo)
+{
+	struct ubuf_info *uarg = mrc_sock_zc_start(sk, msg, len);
+	int err;
+
+	if (IS_ERR(uarg))
+		return PTR_ERR(uarg);
+	err = mrc_sock_send_stream(sk, msg, len, timeo, uarg);
+	if (uarg)
+		mrc_sock_zc_end(uarg, err > 0);
+	return err;
 }
 
 int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
@@ -263,7 +289,8 @@ int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	 * from the page into the send buffer, as write()'s are).
 	 */
 	if (msg->msg_flags & ~(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_EOR |
-			       MSG_MORE | MSG_WAITALL | MSG_SENDPAGE_NOTLAST))
+			       MSG_MORE | MSG_WAITALL | MSG_SENDPAGE_NOTLAST |
+			       MSG_ZEROCOPY))
 		return -EOPNOTSUPP;
 	if (len > INT_MAX)
 		len = INT_MAX;
@@ -278,7 +305,7 @@ int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		if (sk->sk_type == SOCK_SEQPACKET)
 			err = mrc_sock_send_message(sk, msg, len, &timeo);
 		else
-			err = mrc_sock_send_stream(sk, msg, len, &timeo);
+			err = mrc_sock_send_bytes(sk, msg, len, &timeo);
 	}
 	if (err < 0)
 		err = mrc_sock_send_error(sk, msg->msg_flags, err);
@@ -505,6 +532,8 @@ int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 		return tsock->ops->recvmsg(tsock, msg, len, flags);
 	}
 
+	if (flags & MSG_ERRQUEUE)
+		return mrc_sock_recv_error(sk, msg, len);
 	if (flags & ~(MSG_DONTWAIT | MSG_PEEK | MSG_WAITALL | MSG_TRUNC |
 		      MSG_CMSG_CLOEXEC | MSG_NOSIGNAL))
 		return -EOPNOTSUPP;
@@ -575,6 +604,9 @@ __poll_t mrc_poll(struct file *file, struct socket *sock,
 		mask |= EPOLLIN | EPOLLRDNORM | EPOLLRDHUP;
 	if (mrc_sock_recv_ready(sk) && !(mask & EPOLLERR))
 		mask |= EPOLLIN | EPOLLRDNORM;
+	/* MSG_ZEROCOPY completions wait to be read (zerocopy.c) */
+	if (!skb_queue_empty_lockless(&sk->sk_error_queue))
+		mask |= EPOLLERR;
 	if (state == TCP_CLOSE && !mrc_sk(sk)->conn) {
 		mask |= EPOLLOUT | EPOLLWRNORM;	/* like an unconnected TCP */
 	} else if (!(shutdown & SEND_SHUTDOWN)) {

@@ -327,6 +327,9 @@ static int mrc_listen_child(struct mrc_net *mn, struct sock *parent,
 	cmsk->local = pmsk->local;
 	child->sk_sndbuf = parent->sk_sndbuf;
 	child->sk_rcvbuf = parent->sk_rcvbuf;
+	/* as a TCP child's socket flags are its listener's */
+	if (sock_flag(parent, SOCK_ZEROCOPY))
+		sock_set_flag(child, SOCK_ZEROCOPY);
 	if (mrc_sock_core_cfg(child, cfg))
 		goto out;
 	cfg->peer_port = syn->syn.src_port;

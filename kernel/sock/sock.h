@@ -22,6 +22,7 @@
 #include <linux/mrc.h>
 
 struct mrc_conn;
+struct mrc_core_buf;
 struct mrc_core_cfg;
 struct mrc_net;
 struct mrc_pkt;
@@ -165,5 +166,14 @@ int mrc_sock_deliver(struct mrc_conn *conn, const void *data, u32 len,
 void mrc_sock_rcv_space(struct sock *sk);
 void mrc_sock_partial_space(struct mrc_conn *conn);
 int mrc_sock_wait(struct sock *sk, long *timeo, bool (*ready)(struct sock *));
+
+/* zerocopy.c */
+int mrc_sock_set_zerocopy(struct sock *sk, u32 val);
+struct ubuf_info *mrc_sock_zc_start(struct sock *sk, struct msghdr *msg,
+				    size_t len);
+void mrc_sock_zc_end(struct ubuf_info *uarg, bool queued);
+int mrc_sock_zc_piece(struct msghdr *msg, size_t max, struct ubuf_info *uarg,
+		      struct mrc_core_buf *buf);
+int mrc_sock_recv_error(struct sock *sk, struct msghdr *msg, size_t len);
 
 #endif /* __MRC_SOCK_H */

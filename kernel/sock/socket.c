@@ -338,6 +338,9 @@ static int mrc_setsockopt(struct socket *sock, int level, int optname,
 	case MRC_CONNECT_TCP:
 		err = mrc_connect_tcp_set(sk, val);
 		break;
+	case MRC_ZEROCOPY:
+		err = mrc_sock_set_zerocopy(sk, val);
+		break;
 	case MRC_CONN_ID:
 	case MRC_CONN_INFO:
 	case MRC_CONNECT_TCP_USED:
@@ -423,6 +426,9 @@ static int mrc_getsockopt(struct socket *sock, int level, int optname,
 		break;
 	case MRC_CONNECT_TCP_USED:
 		val = mrc_connect_tcp_get(sock->sk, true);
+		break;
+	case MRC_ZEROCOPY:
+		val = sock_flag(sock->sk, SOCK_ZEROCOPY);
 		break;
 	case MRC_CONN_ID:
 	case MRC_CONN_INFO:
@@ -548,6 +554,8 @@ const struct proto_ops *mrc_sock_ops(int type)
 static void mrc_sock_destruct(struct sock *sk)
 {
 	skb_queue_purge(&sk->sk_receive_queue);
+	/* MSG_ZEROCOPY completions nobody read (zerocopy.c) */
+	skb_queue_purge(&sk->sk_error_queue);
 }
 
 /*

@@ -37,6 +37,19 @@
 #define MRC_CONNECT_TCP		8	/* stream: ms before connect() goes TCP */
 #define MRC_CONNECT_TCP_USED	9	/* get only: why connect() went TCP, or 0 */
 #define MRC_TRAIN		10	/* DATA packets in a row on one EV, 1..64 */
+#define MRC_ZEROCOPY		11	/* stream: 1 allows MSG_ZEROCOPY sends */
+
+/*
+ * MRC_ZEROCOPY is SO_ZEROCOPY for AF_MRC (Linux 6.1 refuses SO_ZEROCOPY
+ * outside TCP, UDP and RDS before the family sees it); getsockopt()'s
+ * SO_ZEROCOPY reads the same flag. MSG_ZEROCOPY then behaves as TCP's:
+ * the send pins the pages instead of copying them, and each send's
+ * completion comes on the error queue (recvmsg(MSG_ERRQUEUE), level
+ * SOL_IP, type IP_RECVERR, ee_origin SO_EE_ORIGIN_ZEROCOPY, sends
+ * numbered from 0 in ee_info..ee_data), once the peer has acknowledged
+ * every byte and no packet refers to the pages. Without the option,
+ * MSG_ZEROCOPY is ignored and the bytes are copied.
+ */
 
 /*
  * MRC_LISTEN_TCP: a SOCK_STREAM listener with MRC_LISTEN_TCP_ON also
