@@ -194,9 +194,7 @@ IPPROTO_TCP 24 value
 SOL_SOCKET 7 value
 SOL_SOCKET 8 value
 SOL_SOCKET 49 value
-SOL_SOCKET 56 value
-SOL_SOCKET 60 set
-SOL_SOCKET 60 bad"
+SOL_SOCKET 56 value"
 
 sockopts() {
 	local diff n

@@ -724,6 +724,9 @@ int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
 		}
 		r = 0;
 		mrcize_log("fd %d: SO_REUSEPORT kept; MRC has no reuseport groups", fd);
+	} else if (level == SOL_SOCKET && name == SO_ZEROCOPY) {
+		/* 6.1 refuses SO_ZEROCOPY outside TCP: AF_MRC's own switch */
+		r = get_setsockopt()(fd, SOL_MRC, MRC_ZEROCOPY, val, len);
 	} else if (mrcize_ip_ignored(level, name)) {
 		if (!val || len < sizeof(int)) {
 			errno = EINVAL;
