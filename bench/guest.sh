@@ -5,11 +5,12 @@
 # series of the failure scenarios beside it. Only inside vm-test/run.
 #
 #   bench/guest.sh [--quick] [SCENARIO...]     (default: all; --quick:
-#                                               P1 P2 P4 P5 P6 P9 P10 P10b,
-#                                               3 s runs)
+#                                               P1 P1h P2 P4 P5 P6 P9 P10
+#                                               P10b, 3 s runs)
 #
 # Environment: BENCH_OUT (default build/bench), MRC_BENCH_RATE (Mbit/s a
-# plane, default 10), MRC_BENCH_SECS (seconds a run: 12, --quick 3).
+# plane, default 10), MRC_BENCH_RATE_HIGH (P1h's, default 100),
+# MRC_BENCH_SECS (seconds a run: 12, --quick 3).
 set -u
 [ -z "${BENCH_TRACE:-}" ] || set -x
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -27,16 +28,18 @@ fi
 
 quick=0
 [ "${1:-}" = --quick ] && { quick=1; shift; }
-ALL=(P1 P2 P3 P4 P5 P6 P7 P8 P9 P10 P10b)
+ALL=(P1 P1h P2 P3 P4 P5 P6 P7 P8 P9 P10 P10b)
 # --quick leaves out the scenarios that build many namespaces (the
 # fabric, 8 hosts): under TCG their set-up alone takes minutes.
-QUICK=(P1 P2 P4 P5 P6 P9 P10 P10b)
+QUICK=(P1 P1h P2 P4 P5 P6 P9 P10 P10b)
 if [ $# -eq 0 ]; then
 	if [ "$quick" = 1 ]; then set -- "${QUICK[@]}"; else set -- "${ALL[@]}"; fi
 fi
 
 BENCH_OUT=${BENCH_OUT:-$src/build/bench}
 RATE=${MRC_BENCH_RATE:-10}
+# shellcheck disable=SC2034 # read by the sourced scenarios
+RATE_HIGH=${MRC_BENCH_RATE_HIGH:-100}
 SECS=${MRC_BENCH_SECS:-$([ "$quick" = 1 ] && echo 3 || echo 12)}
 DELAY=100us
 # P7/P8: 8 hosts share the guest's CPU, so their planes are slower.
@@ -67,6 +70,7 @@ jq -n -c --argjson rate "$RATE" --argjson secs "$SECS" --arg delay "$DELAY" \
 
 declare -A title=(
 	[P1]="goodput, 4 equal planes"
+	[P1h]="goodput, 4 equal planes at $RATE_HIGH Mbit/s"
 	[P2]="a plane black-holed mid-transfer"
 	[P3]="fabric: a spine link of plane 0 dies"
 	[P4]="1% loss on every plane, 1 ms RTT"
@@ -79,7 +83,7 @@ declare -A title=(
 	[P10b]="four unshaped planes"
 )
 declare -A run=(
-	[P1]=p1_goodput [P2]=p2_plane_failure [P3]=p3_spine_failure [P4]=p4_loss
+	[P1]=p1_goodput [P1h]=p1h_goodput [P2]=p2_plane_failure [P3]=p3_spine_failure [P4]=p4_loss
 	[P5]=p5_uneven [P6]=p6_latency [P7]=p7_all_to_all [P8]=p8_incast [P9]=p9_scale [P10]=p10_unshaped
 	[P10b]=p10b_unshaped4
 )

@@ -15,11 +15,12 @@ import sys
 from pathlib import Path
 
 SYSTEMS = ["mrc", "mptcp", "tcp", "rxe", "udp"]
-ORDER = ["P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P10b",
+ORDER = ["P1", "P1h", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P10b",
          "P11"]
 # MRC's goal per (scenario, metric): what value/limit must be, and how.
 GOALS = {
-    ("P1", "goodput"): (">=", 0.98), ("P2", "stall"): ("<=ms", 2.0),
+    ("P1", "goodput"): (">=", 0.98), ("P1h", "goodput"): (">=", 0.98),
+    ("P2", "stall"): ("<=ms", 2.0),
     ("P2", "goodput_after"): (">=", 0.98), ("P3", "stall"): ("<=ms", 2.0),
     ("P3", "goodput_after"): (">=", 0.98), ("P4", "goodput"): (">=", 0.95),
     ("P5", "goodput"): (">=", 0.98), ("P6", "p99"): ("<=", 1.3),

@@ -32,12 +32,21 @@ goodput_run() {
 	bench_record "$scen" "$sys" goodput "$(bench_num "$bench_gput")" Mbit/s "$limit" "$bench_cpu"
 }
 
+# Four equal planes at RATE, as scenario $1 (default P1).
 p1_goodput() {
-	local limit sys
+	local scen=${1:-P1} limit sys
 	four_planes || return 1
-	limit=$(bench_tcp_per_plane 4 "$SECS" P1-limit)
-	echo "$limit" > "$work/P1.limit"
-	for sys in tcp mptcp mrc; do goodput_run P1 "$sys" "$limit"; done
+	limit=$(bench_tcp_per_plane 4 "$SECS" "$scen-limit")
+	echo "$limit" > "$work/$scen.limit"
+	for sys in tcp mptcp mrc; do goodput_run "$scen" "$sys" "$limit"; done
+}
+
+# P1 at RATE_HIGH a plane (100 Mbit/s): what the systems carry once the
+# planes are no longer far below what the guest's CPU can move; P1 stays
+# at RATE for comparison with earlier runs.
+p1h_goodput() {
+	local RATE=$RATE_HIGH
+	p1_goodput P1h
 }
 
 # Receiver goodput (Mbit/s) in report $1 from wall-clock time $2 on,
