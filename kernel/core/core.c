@@ -353,7 +353,7 @@ struct mrc_core *mrc_core_create(const struct mrc_core_cfg *cfg,
 	if (mrc_ev_init(core, cfg))
 		goto err_free;
 	if (mrc_snd_init(core))
-		goto err_evs;
+		goto err_send;	/* it may have allocated part */
 	if (mrc_rcv_init(core))
 		goto err_send;
 	mrc_nscc_init(&core->cc, &cfg->cc, core->mss);
@@ -363,7 +363,6 @@ struct mrc_core *mrc_core_create(const struct mrc_core_cfg *cfg,
 
 err_send:
 	mrc_snd_destroy(core);
-err_evs:
 	mrc_free(core, core->evs);
 err_free:
 	env->ops->free(env->ctx, core);

@@ -338,8 +338,13 @@ struct mrc_core {
 	u32			seg_mem;	/* env->alloc() bytes of segments */
 	struct mrc_seg_list	tx_list;	/* in flight, send order */
 	struct mrc_seg_list	lost_list;	/* waiting for retransmission */
-	/* bit psn & (sq_cap - 1): that PSN is on lost_list (send.c) */
-	u64			lost_map[MRC_CORE_MAX_SEGS / 64];
+	/*
+	 * bit psn & (sq_cap - 1): that PSN is on lost_list (send.c); sq_cap
+	 * bits, allocated with sq, so that the connection itself fits a
+	 * 4 KiB allocation (a kernel kmalloc class; MRC_CORE_MAX_SEGS bits
+	 * inside it took it past one)
+	 */
+	u64			*lost_map;
 	u32			tx_seq;
 	u32			rack_hi;	/* highest tx_seq acked */
 	bool			rack_valid;

@@ -19,12 +19,23 @@ static u32 mrc_pow2(u32 n)
 }
 
 /* The ring starts small; sq_cap is what sndbuf may need (see mrc_core). */
+/* lost_map's bytes: a bit for each of sq_cap PSNs (at least 64). */
+static size_t mrc_lost_map_bytes(const struct mrc_core *core)
+{
+	return core->sq_cap / 64 * sizeof(*core->lost_map);
+}
+
 int mrc_snd_init(struct mrc_core *core)
 {
 	u32 cap = core->sndbuf / core->mss * 2 + 16;
 	u32 size = MRC_CORE_MIN_RING;
 
 	core->sq_cap = mrc_clamp(mrc_pow2(cap), size, MRC_CORE_MAX_SEGS);
+	/* on failure mrc_snd_destroy() frees what was allocated */
+	core->lost_map = mrc_alloc(core, mrc_lost_map_bytes(core));
+	if (!core->lost_map)
+		return -ENOMEM;
+	memset(core->lost_map, 0, mrc_lost_map_bytes(core));
 	core->sq = mrc_alloc(core, size * sizeof(*core->sq));
 	if (!core->sq)
 		return -ENOMEM;
@@ -37,6 +48,8 @@ void mrc_snd_destroy(struct mrc_core *core)
 {
 	u32 i;
 
+	mrc_free(core, core->lost_map);
+	core->lost_map = NULL;
 	if (!core->sq)
 		return;
 	for (i = 0; i <= core->sq_mask; i++)
@@ -523,12 +536,14 @@ int mrc_core_send_buf(struct mrc_core *core, const struct mrc_core_buf *buf,
 }
 
 /*
- * Bytes the send side holds: the ring and every live segment (seg_mem:
- * the struct, and the room after it of a segment that copies).
+ * Bytes the send side holds: the ring, the lost map and every live
+ * segment (seg_mem: the struct, and the room after it of a segment that
+ * copies).
  */
 size_t mrc_snd_mem_bytes(const struct mrc_core *core)
 {
-	return ((size_t)core->sq_mask + 1) * sizeof(*core->sq) + core->seg_mem;
+	return ((size_t)core->sq_mask + 1) * sizeof(*core->sq) +
+	       mrc_lost_map_bytes(core) + core->seg_mem;
 }
 
 void mrc_snd_writable(struct mrc_core *core)
