@@ -24,8 +24,9 @@ constexpr std::string_view kUsage =
     "                  [ --verify ] [ --pingpong ] [ -i SECONDS ] [ --timeout MS ] [ -J ]\n"
     "                  [ --tcp | --mptcp | --udp ]\n"
     "       mrcperf -c ADDR [ -p PORT ] [ -B ADDR ] [ -n BYTES | -t SECONDS ] [ -P N ]\n"
-    "                  [ --seqpacket ] [ -l LENGTH ] [ --verify ] [ -i SECONDS ]\n"
-    "                  [ --timeout MS ] [ --wait-server MS ] [ -J ] [ --tcp | --mptcp ]\n"
+    "                  [ --seqpacket ] [ -l LENGTH ] [ --verify ] [ --zerocopy ]\n"
+    "                  [ -i SECONDS ] [ --timeout MS ] [ --wait-server MS ] [ -J ]\n"
+    "                  [ --tcp | --mptcp ]\n"
     "       mrcperf -c ADDR --pingpong [ -t SECONDS | --count N ] [ --warmup N ]\n"
     "                  [ -l LENGTH ] [ -P N ] [ --tcp | --mptcp | --udp ] ...\n"
     "\n"
@@ -45,6 +46,8 @@ constexpr std::string_view kUsage =
     "                       64 per exchange with --pingpong (8..65507 with --udp)\n"
     "      --seqpacket      SOCK_SEQPACKET: numbered messages checked whole\n"
     "      --verify         send a seeded pseudo-random pattern, check every byte\n"
+    "      --zerocopy       stream sends with MSG_ZEROCOPY (AF_MRC or TCP): the kernel\n"
+    "                       sends from our buffers, which wait for its completions\n"
     "      --pingpong       round-trip latency: send LENGTH bytes, wait for their\n"
     "                       echo, repeat; any server echoes a --pingpong client,\n"
     "                       -s --pingpong refuses throughput clients\n"
@@ -105,8 +108,8 @@ milliseconds ParseSeconds(std::string_view option, std::string_view text, double
   return milliseconds(std::llround(value * 1000.0));
 }
 
-const std::array<Spec, 23>& Specs() {
-  static const std::array<Spec, 23> specs{{
+const std::array<Spec, 24>& Specs() {
+  static const std::array<Spec, 24> specs{{
       {'s', "server", false, false, false, [](Options& o, auto) { o.role = Role::kServer; }},
       {'c', "client", true, false, false,
        [](Options& o, std::string_view v) {
@@ -163,6 +166,7 @@ const std::array<Spec, 23>& Specs() {
        }},
       {'\0', "seqpacket", false, false, false, [](Options& o, auto) { o.mode = Mode::kSeqpacket; }},
       {'\0', "verify", false, false, false, [](Options& o, auto) { o.verify = true; }},
+      {'\0', "zerocopy", false, true, false, [](Options& o, auto) { o.zerocopy = true; }},
       {'i', "interval", true, false, false,
        [](Options& o, std::string_view v) {
          o.interval = ParseSeconds("-i", v, 0, 3600);
@@ -231,6 +235,13 @@ void CheckTransport(const Options& options, const Given& given) {
   }
   if (options.transport == TransportKind::kUdp && options.parallel > 1) {
     Fail("-P and --udp exclude each other: the UDP echo serves one flow at a time");
+  }
+  if (options.zerocopy &&
+      (options.mode == Mode::kSeqpacket || options.pingpong ||
+       options.transport == TransportKind::kMptcp || options.transport == TransportKind::kUdp)) {
+    Fail(
+        "--zerocopy sends a stream over AF_MRC or TCP: not with --seqpacket, --pingpong, "
+        "--mptcp or --udp");
   }
 }
 

@@ -49,6 +49,7 @@ struct Options {
   std::uint64_t count = 0;                // --count: measured exchanges; 0 = time-bound
   std::uint32_t warmup = kDefaultWarmup;  // --warmup: exchanges not measured
   bool verify = false;
+  bool zerocopy = false;  // --zerocopy: MSG_ZEROCOPY stream sends
   bool json = false;
   bool help = false;                                 // -h: print the usage and succeed
   std::uint64_t bytes = 0;                           // -n: bytes to send; 0 = time-bound

@@ -185,6 +185,11 @@ json ToJson(const Report& report) {
   if (report.role == Role::kClient) {
     out["server"] = report.server ? ResultJson(*report.server) : json(nullptr);
   }
+  if (stats.zerocopy) {
+    out["zerocopy"] = {{"sends", stats.zerocopy->sends},
+                       {"completed", stats.zerocopy->completed},
+                       {"copied", stats.zerocopy->copied}};
+  }
   if (report.ping) {
     out["latency_us"] = LatencyJson(report.ping->samples);
     if (report.ping->lost) {
@@ -226,6 +231,11 @@ std::string SummaryText(const Report& report) {
   }
   text += (sender ? ", longest send() block " : ", longest gap ") +
           Fixed(Millis(stats.longest_gap), 3) + " ms\n";
+  if (stats.zerocopy) {
+    text += "zero copy: " + std::to_string(stats.zerocopy->sends) + " sends, " +
+            std::to_string(stats.zerocopy->completed) + " completed, " +
+            std::to_string(stats.zerocopy->copied) + " of them copied by the kernel\n";
+  }
   if (report.server) {
     const Result& server = *report.server;
     text += "server: received " + HumanBytes(server.bytes) + " in " +

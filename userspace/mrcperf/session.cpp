@@ -11,9 +11,13 @@
 #include "io.hpp"
 #include "pingpong.hpp"
 #include "transport.hpp"
+#include "zerocopy.hpp"
 
 namespace mrcperf {
 namespace {
+
+// How long a --zerocopy send may take to complete without --timeout.
+constexpr std::chrono::milliseconds kZerocopyLimit{60000};
 
 std::string ShortTransfer(std::string_view expected_what, std::uint64_t expected,
                           std::string_view got_what, std::uint64_t got) {
@@ -108,7 +112,12 @@ Report RunClientSession(const Connection& conn, const Options& options, std::uin
                               .peer = conn.peer,
                               .hello = hello,
                               .interval = options.interval,
-                              .sink = sink};
+                              .sink = sink,
+                              .zerocopy = options.zerocopy,
+                              .zerocopy_limit = options.timeout.value_or(kZerocopyLimit)};
+    if (options.zerocopy) {
+      EnableZerocopy(conn.fd, options.transport == TransportKind::kMrc);
+    }
     if (options.pingpong) {
       PreferLatency(conn);
       report.ping.emplace();

@@ -62,6 +62,32 @@ void SendStream(const TransferSetup& setup, Meter& meter, Clock::time_point dead
   }
 }
 
+// SendStream() with MSG_ZEROCOPY: from a ring of buffers, each filled
+// again only once the kernel completed its sends (zerocopy.hpp).
+void SendStreamZerocopy(const TransferSetup& setup, Meter& meter, Clock::time_point deadline,
+                        TransferStats& stats) {
+  const Hello& hello = setup.hello;
+  const Pattern pattern(hello.seed);
+  ZerocopySender sender(setup.fd, setup.peer, hello.length, setup.zerocopy_limit);
+  while (const std::uint64_t chunk = NextChunk(hello, stats.bytes, deadline)) {
+    const std::span<std::uint8_t> data = sender.Next().first(chunk);
+    if (hello.verify || sender.Fresh()) {
+      pattern.Fill(hello.verify ? stats.bytes : 0, data);
+    }
+    for (std::size_t sent = 0; sent < chunk;) {
+      const auto before = Clock::now();
+      const std::size_t n = sender.Send(sent, chunk - sent);
+      const auto after = Clock::now();
+      meter.Record(after, n, 0, after - before);
+      sent += n;
+      stats.bytes += n;
+    }
+    stats.zerocopy = sender.stats();
+  }
+  sender.Drain();
+  stats.zerocopy = sender.stats();
+}
+
 void SendMessages(const TransferSetup& setup, Meter& meter, Clock::time_point deadline,
                   TransferStats& stats) {
   const Hello& hello = setup.hello;
@@ -202,6 +228,8 @@ void SendData(const TransferSetup& setup, TransferStats& stats) {
   try {
     if (setup.hello.mode == Mode::kSeqpacket) {
       SendMessages(setup, meter, deadline, stats);
+    } else if (setup.zerocopy) {
+      SendStreamZerocopy(setup, meter, deadline, stats);
     } else {
       SendStream(setup, meter, deadline, stats);
     }

@@ -12,6 +12,7 @@
 
 #include "meter.hpp"
 #include "protocol.hpp"
+#include "zerocopy.hpp"
 
 namespace mrcperf {
 
@@ -29,6 +30,7 @@ struct TransferStats {
   std::chrono::microseconds duration{0};
   std::chrono::microseconds longest_gap{0};  // see Meter::Record
   std::vector<Interval> intervals;
+  std::optional<ZerocopyStats> zerocopy;  // sender with --zerocopy
 };
 
 struct TransferSetup {
@@ -37,6 +39,10 @@ struct TransferSetup {
   Hello hello;
   std::chrono::milliseconds interval{0};
   IntervalSink sink;
+  // Stream sender: MSG_ZEROCOPY (switched on already), and how long one
+  // send may take to complete.
+  bool zerocopy = false;
+  std::chrono::milliseconds zerocopy_limit{60000};
 };
 
 // Sends hello.total_bytes, or for hello.duration; does not shut down.

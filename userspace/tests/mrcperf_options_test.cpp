@@ -139,6 +139,19 @@ TEST(MrcperfOptions, RoleIsRequiredAndUnique) {
   EXPECT_EQ(Refusal({"-c", "h", "-s"}), "-s and -c exclude each other");
 }
 
+TEST(MrcperfOptions, ZerocopyIsForAStreamSenderOverMrcOrTcp) {
+  EXPECT_TRUE(Parse({"-c", "h", "--zerocopy"}).zerocopy);
+  EXPECT_TRUE(Parse({"-c", "h", "--tcp", "--zerocopy"}).zerocopy);
+  EXPECT_FALSE(Parse({"-c", "h"}).zerocopy);
+  const std::string why =
+      "--zerocopy sends a stream over AF_MRC or TCP: not with --seqpacket, --pingpong, --mptcp or "
+      "--udp";
+  EXPECT_EQ(Refusal({"-c", "h", "--zerocopy", "--seqpacket"}), why);
+  EXPECT_EQ(Refusal({"-c", "h", "--zerocopy", "--pingpong"}), why);
+  EXPECT_EQ(Refusal({"-c", "h", "--zerocopy", "--mptcp"}), why);
+  EXPECT_EQ(Refusal({"-s", "--zerocopy"}), "--zerocopy is a client option");
+}
+
 TEST(MrcperfOptions, UnknownOptionsAndStrayWords) {
   EXPECT_EQ(Refusal({"-s", "-z"}), "option \"-z\" is unknown");
   EXPECT_EQ(Refusal({"-s", "--bogus"}), "option \"--bogus\" is unknown");
