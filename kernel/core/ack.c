@@ -466,8 +466,8 @@ int mrc_ack_nack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 	idx = mrc_ev_find(core, n->echo_ev);
 	mrc_core_trace(core, MRC_TRACE_NACK, n->psn, plane, n->echo_ev, 0, 0,
 		       n->reason, false);
-	if (idx >= 0)
-		core->evs[idx].nacks++;
+	if (idx >= 0 && core->ev_stats)
+		core->ev_stats[idx].nacks++;
 	seg = mrc_ack_unacked(core, n->psn);
 	if (!seg || seg->state != MRC_SEG_INFLIGHT)
 		return MRC_DROP_NONE;

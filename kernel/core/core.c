@@ -351,7 +351,7 @@ struct mrc_core *mrc_core_create(const struct mrc_core_cfg *cfg,
 	core->snd_end = core->isn;
 	core->fin_psn = core->isn;
 	if (mrc_ev_init(core, cfg))
-		goto err_free;
+		goto err_evs;
 	if (mrc_snd_init(core))
 		goto err_send;	/* it may have allocated part */
 	if (mrc_rcv_init(core))
@@ -363,7 +363,8 @@ struct mrc_core *mrc_core_create(const struct mrc_core_cfg *cfg,
 
 err_send:
 	mrc_snd_destroy(core);
-	mrc_free(core, core->evs);
+err_evs:
+	mrc_ev_destroy(core);
 err_free:
 	env->ops->free(env->ctx, core);
 	return NULL;
@@ -376,7 +377,7 @@ void mrc_core_destroy(struct mrc_core *core)
 	core->env.ops->timer_arm(core->env.ctx, 0);
 	mrc_rcv_destroy(core);
 	mrc_snd_destroy(core);
-	mrc_free(core, core->evs);
+	mrc_ev_destroy(core);
 	core->env.ops->free(core->env.ctx, core);
 }
 
@@ -834,13 +835,8 @@ u32 mrc_core_peer_service_port(const struct mrc_core *core)
 
 size_t mrc_core_mem_bytes(const struct mrc_core *core)
 {
-	size_t evs = 0;
-
-	if (core->evs)
-		evs = (size_t)core->nevs * sizeof(*core->evs) +
-		      (size_t)(core->ev_hash_mask + 1) * sizeof(*core->ev_hash);
-	return sizeof(*core) + evs + mrc_snd_mem_bytes(core) +
-	       mrc_rcv_mem_bytes(core);
+	return sizeof(*core) + mrc_ev_mem_bytes(core) +
+	       mrc_snd_mem_bytes(core) + mrc_rcv_mem_bytes(core);
 }
 
 void mrc_core_get_stats(const struct mrc_core *core,

@@ -155,6 +155,11 @@ struct mrc_seg_list {
 	u32		count;
 };
 
+/*
+ * What the sender knows of one EV: 32 bytes, so that the 128 EVs of an
+ * idle connection take one 4 KiB allocation; the counters, which only
+ * sent segments move, are apart (struct mrc_ev_stats).
+ */
 struct mrc_ev {
 	u16	value;
 	u8	plane;
@@ -162,12 +167,17 @@ struct mrc_ev {
 	u8	probing;		/* probes since the last reply */
 	u8	losses_in_row;
 	u16	skip_left;		/* SKIP: picks until GOOD again */
-	s32	weight;
-	s32	credit;			/* smooth weighted round-robin */
+	/* 1 .. MRC_EV_WEIGHT_FULL; credit stays within +- a plane's total */
+	s16	weight;
+	s16	credit;			/* smooth weighted round-robin */
 	u32	srtt_us;
 	u32	probe_id;		/* of every probe since the last reply */
 	u32	acked_tx;		/* 1 + the latest tx_seq acked (0: none) */
 	u64	next_probe_us;
+};
+
+/* One EV's counters (mrc_core_ev_get()); see mrc_core.ev_stats. */
+struct mrc_ev_stats {
 	u64	tx_pkts;
 	u64	tx_bytes;
 	u64	retx_pkts;
@@ -289,9 +299,18 @@ struct mrc_core {
 	struct mrc_ev		*evs;
 	u32			nevs;
 	/*
+	 * Every EV's counters, by index: NULL until the first segment is
+	 * queued, then allocated with the send ring (mrc_snd_reserve()) and
+	 * freed with it, so an idle connection does not carry them. Every
+	 * counter but nacks moves only for a segment; nacks checks.
+	 */
+	struct mrc_ev_stats	*ev_stats;
+	/*
 	 * EVs by value: open addressing, EV index + 1 in each used slot
-	 * (0: empty), at least twice as many slots as EVs, allocated with
-	 * and after the EV array; filled at create (EV values never change).
+	 * (0: empty), at least twice as many slots as EVs, an allocation
+	 * of its own (with the EVs, 128 of them would need 4.5 KiB, which
+	 * an allocator rounds to 8); filled at create (EV values never
+	 * change).
 	 */
 	u16			*ev_hash;
 	u32			ev_hash_mask;
@@ -306,9 +325,11 @@ struct mrc_core {
 	/*
 	 * The rings, sq and rq, indexed by PSN & mask: sq holds segment
 	 * pointers, rq the held segments themselves (struct mrc_rslot, in
-	 * chunks: mrc_rcv_slot()). Each starts with MRC_CORE_MIN_RING
-	 * slots, so an idle connection holds little, and doubles in the call
-	 * that needs the room (sq: queueing a segment, mrc_snd_reserve();
+	 * chunks: mrc_rcv_slot()). Neither exists before it is needed (sq:
+	 * the first segment queued, with the lost map and ev_stats; rq: the
+	 * first DATA to hold), so an idle connection holds none. Each starts
+	 * with MRC_CORE_MIN_RING slots and doubles in the call that needs
+	 * the room (sq: queueing a segment, mrc_snd_reserve();
 	 * rq: DATA inside the window but past the ring, mrc_rcv_grow()) up
 	 * to sq_cap / rq_cap, the size fixed at create from sndbuf /
 	 * rcvbuf. Windows and send space are reckoned against the caps,
@@ -317,8 +338,8 @@ struct mrc_core {
 	 * + rq_mask) is no wider than the old ring, so no two collide. A
 	 * failed grow is "no room now": send space waits for the allocation
 	 * retry; the DATA is dropped with a NO_BUFFER NACK.
-	 * Rings never shrink. Lifetime and locking: created in
-	 * mrc_core_create(), replaced only by a grow, freed in
+	 * Rings never shrink. Lifetime and locking: created by the first
+	 * segment, replaced only by a grow, freed in
 	 * mrc_core_destroy(); like every field, touched only inside the
 	 * mrc_core_*() calls the caller serialises (mrc.ko: the connection
 	 * lock), and nothing keeps a pointer into a ring across a grow (the
@@ -515,6 +536,8 @@ void mrc_path_on_trim(struct mrc_core *core, u32 plane);
 
 /* ev.c */
 int mrc_ev_init(struct mrc_core *core, const struct mrc_core_cfg *cfg);
+void mrc_ev_destroy(struct mrc_core *core);
+size_t mrc_ev_mem_bytes(const struct mrc_core *core);
 void mrc_ev_assign_planes(struct mrc_core *core);
 int mrc_ev_pick(struct mrc_core *core, u32 avoid_ev, u32 avoid_plane,
 		u32 len, bool force);

@@ -89,6 +89,25 @@ static u16 mrc_ev_random_value(struct mrc_core *core)
 	return (u16)v;
 }
 
+void mrc_ev_destroy(struct mrc_core *core)
+{
+	mrc_free(core, core->evs);
+	core->evs = NULL;
+	mrc_free(core, core->ev_hash);
+	core->ev_hash = NULL;
+}
+
+/* Bytes of the EV table, its index and (once allocated) its counters. */
+size_t mrc_ev_mem_bytes(const struct mrc_core *core)
+{
+	size_t n = core->evs ? core->nevs : 0;
+
+	return n * (sizeof(*core->evs) +
+		    (core->ev_stats ? sizeof(*core->ev_stats) : 0)) +
+	       (core->ev_hash ? (size_t)(core->ev_hash_mask + 1) *
+				sizeof(*core->ev_hash) : 0);
+}
+
 int mrc_ev_init(struct mrc_core *core, const struct mrc_core_cfg *cfg)
 {
 	u32 n = cfg->ev_count, i, slots;
@@ -100,13 +119,17 @@ int mrc_ev_init(struct mrc_core *core, const struct mrc_core_cfg *cfg)
 		n = cfg->nevs;
 	n = mrc_min(n, MRC_CORE_MAX_EVS);
 	slots = mrc_ev_hash_slots(n);
-	size = n * sizeof(*core->evs) + slots * sizeof(*core->ev_hash);
+	/* on failure mrc_ev_destroy() frees what was allocated */
+	core->ev_hash = mrc_alloc(core, slots * sizeof(*core->ev_hash));
+	if (!core->ev_hash)
+		return -ENOMEM;
+	memset(core->ev_hash, 0, slots * sizeof(*core->ev_hash));
+	core->ev_hash_mask = slots - 1;
+	size = n * sizeof(*core->evs);
 	core->evs = mrc_alloc(core, size);
 	if (!core->evs)
 		return -ENOMEM;
 	memset(core->evs, 0, size);
-	core->ev_hash = (u16 *)(core->evs + n);
-	core->ev_hash_mask = slots - 1;
 	core->nevs = n;
 	/* Every EV on the handshake's plane until the planes are known. */
 	core->ev_stride = 1;
@@ -231,7 +254,7 @@ static int mrc_ev_swrr(struct mrc_core *core, u32 plane, u32 avoid_ev)
 			best = (int)i;
 	}
 	if (best >= 0)
-		core->evs[best].credit -= total;
+		core->evs[best].credit -= (s16)total;
 	return best;
 }
 
@@ -408,7 +431,8 @@ void mrc_ev_on_ack(struct mrc_core *core, u32 idx, u32 rtt_us, bool ce)
 	 * The delay a route's queue adds still lowers its weight below.
 	 */
 	if (ce) {
-		ev->ce_marks++;
+		if (core->ev_stats)
+			core->ev_stats[idx].ce_marks++;
 		mrc_ev_on_skip(core, idx);
 		return;
 	}
@@ -610,12 +634,14 @@ int mrc_core_ev_get(const struct mrc_core *core, u32 idx,
 	info->state = ev->state;
 	info->probing = ev->probing;
 	info->srtt_us = ev->srtt_us;
-	info->tx_pkts = ev->tx_pkts;
-	info->tx_bytes = ev->tx_bytes;
-	info->retx_pkts = ev->retx_pkts;
-	info->acked_pkts = ev->acked_pkts;
-	info->losses = ev->losses;
-	info->ce_marks = ev->ce_marks;
-	info->nacks = ev->nacks;
+	if (!core->ev_stats)
+		return 0;	/* nothing sent yet: every counter is 0 */
+	info->tx_pkts = core->ev_stats[idx].tx_pkts;
+	info->tx_bytes = core->ev_stats[idx].tx_bytes;
+	info->retx_pkts = core->ev_stats[idx].retx_pkts;
+	info->acked_pkts = core->ev_stats[idx].acked_pkts;
+	info->losses = core->ev_stats[idx].losses;
+	info->ce_marks = core->ev_stats[idx].ce_marks;
+	info->nacks = core->ev_stats[idx].nacks;
 	return 0;
 }

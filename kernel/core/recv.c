@@ -59,8 +59,8 @@ static int mrc_rq_alloc(struct mrc_core *core, struct mrc_rslot **rq,
 }
 
 /*
- * The PSN window, rq_cap, is what rcvbuf may need; the ring starts small
- * and grows into it (see struct mrc_core).
+ * The PSN window, rq_cap, is what rcvbuf may need; the ring waits for the
+ * first DATA, starts small and grows into it (see struct mrc_core).
  */
 int mrc_rcv_init(struct mrc_core *core)
 {
@@ -69,12 +69,18 @@ int mrc_rcv_init(struct mrc_core *core)
 	while (cap < MRC_CORE_MAX_RCV_WIN && cap < core->rcvbuf / core->mss * 2)
 		cap <<= 1;
 	core->rq_cap = cap;
-	core->rq_mask = MRC_CORE_MIN_RING - 1;
-	return mrc_rq_alloc(core, core->rq, MRC_CORE_MIN_RING);
+	return 0;
+}
+
+/* Does the ring have a slot for the PSN @off after rcv_dlv? */
+static bool mrc_rcv_in_ring(const struct mrc_core *core, u32 off)
+{
+	return core->rq[0] && off <= core->rq_mask;
 }
 
 /*
- * Double the ring until it holds @need PSNs from rcv_dlv (need <= rq_cap).
+ * Make the ring hold @need PSNs from rcv_dlv (need <= rq_cap): the first
+ * DATA's ring of MRC_CORE_MIN_RING slots or more, or the ring doubled.
  * Every held PSN lies in rcv_dlv + [0, old size): each old slot is moved
  * to its PSN's slot in the new ring, where it has no rival.
  * Return: 0 or -ENOMEM (the ring is left as it was).
@@ -86,15 +92,20 @@ static int mrc_rcv_grow(struct mrc_core *core, u32 need)
 
 	if (WARN_ON_ONCE(need > core->rq_cap))
 		return -ENOSPC;
+	if (!core->rq[0])
+		size = MRC_CORE_MIN_RING;
 	while (size < need)
 		size <<= 1;
 	if (mrc_rq_alloc(core, rq, size))
 		return -ENOMEM;
-	for (i = 0; i <= core->rq_mask; i++) {
-		psn = mrc_psn_add(core, core->rcv_dlv, i);
-		*mrc_rq_at(rq, size - 1, psn) = *mrc_rcv_slot(core, psn);
+	if (core->rq[0]) {
+		for (i = 0; i <= core->rq_mask; i++) {
+			psn = mrc_psn_add(core, core->rcv_dlv, i);
+			*mrc_rq_at(rq, size - 1, psn) =
+				*mrc_rcv_slot(core, psn);
+		}
+		mrc_rq_free(core, core->rq);
 	}
-	mrc_rq_free(core, core->rq);
 	memcpy(core->rq, rq, sizeof(rq));
 	core->rq_mask = size - 1;
 	return 0;
@@ -127,8 +138,10 @@ void mrc_rcv_destroy(struct mrc_core *core)
  */
 size_t mrc_rcv_mem_bytes(const struct mrc_core *core)
 {
-	return ((size_t)core->rq_mask + 1) * sizeof(struct mrc_rslot) +
-	       core->held_bytes - core->held_ref_bytes;
+	size_t ring = core->rq[0] ? (size_t)core->rq_mask + 1 : 0;
+
+	return ring * sizeof(struct mrc_rslot) + core->held_bytes -
+	       core->held_ref_bytes;
 }
 
 /*
@@ -160,7 +173,7 @@ static bool mrc_rcv_held(const struct mrc_core *core, u32 psn)
 {
 	s32 d = mrc_diff(core, core->rcv_dlv, psn);
 
-	return d >= 0 && d <= (s32)core->rq_mask &&
+	return d >= 0 && mrc_rcv_in_ring(core, (u32)d) &&
 	       mrc_rcv_slot(core, psn)->state != MRC_RSLOT_EMPTY;
 }
 
@@ -328,7 +341,7 @@ static int mrc_rcv_place(struct mrc_core *core, const struct mrc_pkt *pkt,
 	if (mrc_rcv_held(core, psn))
 		return MRC_DROP_DUPLICATE;
 	ok = mrc_rcv_fits(core, psn, len) && (take || pkt->payload) &&
-	     (off <= core->rq_mask || !mrc_rcv_grow(core, off + 1));
+	     (mrc_rcv_in_ring(core, off) || !mrc_rcv_grow(core, off + 1));
 	if (ok && !take && len) {
 		copy = mrc_alloc(core, len);
 		ok = !!copy;
@@ -361,8 +374,8 @@ static void mrc_rcv_advance(struct mrc_core *core)
 {
 	struct mrc_rslot *s;
 
-	while (mrc_diff(core, core->rcv_dlv, core->rcv_nxt) <=
-	       (s32)core->rq_mask) {
+	while (mrc_rcv_in_ring(core, (u32)mrc_diff(core, core->rcv_dlv,
+						   core->rcv_nxt))) {
 		s = mrc_rcv_slot(core, core->rcv_nxt);
 		if (s->state == MRC_RSLOT_EMPTY)
 			break;

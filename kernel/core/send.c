@@ -25,20 +25,48 @@ static size_t mrc_lost_map_bytes(const struct mrc_core *core)
 	return core->sq_cap / 64 * sizeof(*core->lost_map);
 }
 
+/*
+ * The send side's allocations wait for the first segment (mrc_snd_start()):
+ * a connection that never sends holds no ring, lost map or EV counters.
+ */
 int mrc_snd_init(struct mrc_core *core)
 {
 	u32 cap = core->sndbuf / core->mss * 2 + 16;
-	u32 size = MRC_CORE_MIN_RING;
 
-	core->sq_cap = mrc_clamp(mrc_pow2(cap), size, MRC_CORE_MAX_SEGS);
-	/* on failure mrc_snd_destroy() frees what was allocated */
+	core->sq_cap = mrc_clamp(mrc_pow2(cap), MRC_CORE_MIN_RING,
+				 MRC_CORE_MAX_SEGS);
+	return 0;
+}
+
+static void mrc_snd_stop(struct mrc_core *core)
+{
+	mrc_free(core, core->lost_map);
+	core->lost_map = NULL;
+	mrc_free(core, core->ev_stats);
+	core->ev_stats = NULL;
+	mrc_free(core, core->sq);
+	core->sq = NULL;
+	core->sq_mask = 0;
+}
+
+/*
+ * The first segment is about to be queued: a ring of @size slots (a power
+ * of 2, at least MRC_CORE_MIN_RING), the lost map and the EV counters.
+ * Return: 0, or -ENOMEM with nothing allocated.
+ */
+static int mrc_snd_start(struct mrc_core *core, u32 size)
+{
+	size_t stats = (size_t)core->nevs * sizeof(*core->ev_stats);
+
 	core->lost_map = mrc_alloc(core, mrc_lost_map_bytes(core));
-	if (!core->lost_map)
-		return -ENOMEM;
-	memset(core->lost_map, 0, mrc_lost_map_bytes(core));
+	core->ev_stats = mrc_alloc(core, stats);
 	core->sq = mrc_alloc(core, size * sizeof(*core->sq));
-	if (!core->sq)
+	if (!core->lost_map || !core->ev_stats || !core->sq) {
+		mrc_snd_stop(core);
 		return -ENOMEM;
+	}
+	memset(core->lost_map, 0, mrc_lost_map_bytes(core));
+	memset(core->ev_stats, 0, stats);
 	memset(core->sq, 0, size * sizeof(*core->sq));
 	core->sq_mask = size - 1;
 	return 0;
@@ -48,19 +76,15 @@ void mrc_snd_destroy(struct mrc_core *core)
 {
 	u32 i;
 
-	mrc_free(core, core->lost_map);
-	core->lost_map = NULL;
-	if (!core->sq)
-		return;
-	for (i = 0; i <= core->sq_mask; i++)
-		mrc_seg_free(core, core->sq[i]);
-	mrc_free(core, core->sq);
-	core->sq = NULL;
+	if (core->sq)
+		for (i = 0; i <= core->sq_mask; i++)
+			mrc_seg_free(core, core->sq[i]);
+	mrc_snd_stop(core);
 }
 
 struct mrc_seg *mrc_snd_seg(const struct mrc_core *core, u32 psn)
 {
-	return core->sq[psn & core->sq_mask];
+	return core->sq ? core->sq[psn & core->sq_mask] : NULL;
 }
 
 static void mrc_list_add(struct mrc_seg_list *l, struct mrc_seg *seg)
@@ -285,10 +309,19 @@ static int mrc_snd_reserve(struct mrc_core *core, u32 n)
 	struct mrc_seg **sq;
 	u32 i, psn;
 
-	if (need <= size)
+	if (core->sq && need <= size)
 		return 0;
 	if (WARN_ON_ONCE(need > core->sq_cap))
 		return -ENOSPC;
+	if (!core->sq) {
+		size = MRC_CORE_MIN_RING;
+		while (size < need)
+			size <<= 1;
+		if (!mrc_snd_start(core, size))
+			return 0;
+		mrc_snd_alloc_failed(core);
+		return -ENOMEM;
+	}
 	while (size < need)
 		size <<= 1;
 	sq = mrc_alloc(core, size * sizeof(*sq));
@@ -542,6 +575,8 @@ int mrc_core_send_buf(struct mrc_core *core, const struct mrc_core_buf *buf,
  */
 size_t mrc_snd_mem_bytes(const struct mrc_core *core)
 {
+	if (!core->sq)
+		return core->seg_mem;
 	return ((size_t)core->sq_mask + 1) * sizeof(*core->sq) +
 	       mrc_lost_map_bytes(core) + core->seg_mem;
 }
@@ -688,10 +723,10 @@ static int mrc_snd_xmit(struct mrc_core *core, struct mrc_seg *seg,
 	d->plane = ev->plane;
 	mrc_snd_pkt(core, ev->plane, ev->value, seg->data, seg->len,
 		    seg->ref);
-	ev->tx_pkts++;
-	ev->tx_bytes += seg->len;
+	core->ev_stats[seg->ev_idx].tx_pkts++;
+	core->ev_stats[seg->ev_idx].tx_bytes += seg->len;
 	if (retx) {
-		ev->retx_pkts++;
+		core->ev_stats[seg->ev_idx].retx_pkts++;
 		core->stats.retx_pkts++;
 		core->stats.retx_bytes += seg->len;
 	} else {
@@ -805,7 +840,7 @@ void mrc_snd_mark_lost(struct mrc_core *core, struct mrc_seg *seg, u32 why)
 	if (why == 0)
 		core->stats.fast_retx++;
 	if (why == 0 || why == 1) {
-		ev->losses++;
+		core->ev_stats[seg->ev_idx].losses++;
 		mrc_ev_on_loss(core, seg->ev_idx, why == 1);
 		mrc_path_on_loss(core, seg->plane, why == 1);
 	}
@@ -835,7 +870,7 @@ void mrc_snd_ack_seg(struct mrc_core *core, struct mrc_seg *seg)
 	if (seg->tx_count == 1 &&
 	    (!ev->acked_tx || (s32)(seg->tx_seq + 1 - ev->acked_tx) > 0))
 		ev->acked_tx = seg->tx_seq + 1;
-	ev->acked_pkts++;
+	core->ev_stats[seg->ev_idx].acked_pkts++;
 	core->queued_bytes -= seg->len;
 	core->stats.acked_bytes += seg->len;
 	core->sq[seg->psn & core->sq_mask] = NULL;

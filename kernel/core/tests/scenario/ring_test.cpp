@@ -19,22 +19,41 @@ constexpr uint32_t kKernelBuf = 4 * kMiB;  // mrc.ko's default sk_sndbuf/rcvbuf
 constexpr uint32_t kMinRing = MRC_CORE_MIN_RING;
 
 uint32_t SqSlots(const mrc_core* c) { return c->sq_mask + 1; }
-uint32_t RqSlots(const mrc_core* c) { return c->rq_mask + 1; }
+uint32_t RqSlots(const mrc_core* c) { return c->rq[0] != nullptr ? c->rq_mask + 1 : 0; }
 
 // A ring's allocation: at least 128 pointers, a power of two (segments
 // of a 1400-byte MSS never are).
 bool IsRingGrowth(size_t size) { return size >= 128 * sizeof(void*) && (size & (size - 1)) == 0; }
+
+// Refuse @e's ring growths, but not the lost map that its first segment
+// allocates before the first ring (a bit for each PSN sq may hold: it
+// can be the size of a grown ring).
+std::function<bool(size_t)> FailRingGrowth(const Endpoint& e) {
+  return [&e](size_t size) {
+    return IsRingGrowth(size) && (e.core->lost_map != nullptr || size != e.core->sq_cap / 8);
+  };
+}
 
 // The rings' bytes: sq holds pointers, rq the held segments' slots.
 size_t RingBytes(uint32_t sq_slots, uint32_t rq_slots) {
   return sq_slots * sizeof(void*) + rq_slots * sizeof(mrc_rslot);
 }
 
-// What an idle core holds: itself, its EVs with their by-value table,
-// two minimal rings and the lost map (a bit for each PSN sq may hold).
-size_t IdleBytes(const mrc_core* c) {
-  const size_t evs = c->nevs * sizeof(mrc_ev) + (c->ev_hash_mask + 1) * sizeof(*c->ev_hash);
-  return sizeof(mrc_core) + evs + RingBytes(kMinRing, kMinRing) + c->sq_cap / 8;
+// The EVs with their by-value table.
+size_t EvBytes(const mrc_core* c) {
+  return c->nevs * sizeof(mrc_ev) + (c->ev_hash_mask + 1) * sizeof(*c->ev_hash);
+}
+
+// What an idle core holds: itself and its EVs; the rings wait for a
+// first segment to send or to hold.
+size_t IdleBytes(const mrc_core* c) { return sizeof(mrc_core) + EvBytes(c); }
+
+// What a core that has queued data holds besides its segments: the
+// rings, the lost map (a bit for each PSN sq may hold) and the EVs'
+// counters.
+size_t SenderBytes(const mrc_core* c) {
+  return sizeof(mrc_core) + EvBytes(c) + c->nevs * sizeof(mrc_ev_stats) + c->sq_cap / 8 +
+         RingBytes(SqSlots(c), RqSlots(c));
 }
 
 void SetBuffers(Net& net, uint32_t bytes) {
@@ -79,22 +98,29 @@ TEST(CoreRing, IdleConnectionHoldsSmallRings) {
   net.Setup(2);
   SetBuffers(net, kKernelBuf);
   net.Connect();
-  EXPECT_EQ(SqSlots(net.a.core), kMinRing);
-  EXPECT_EQ(RqSlots(net.a.core), kMinRing);
+  EXPECT_EQ(net.a.core->sq, nullptr);
+  EXPECT_EQ(RqSlots(net.a.core), 0U);
   EXPECT_EQ(mrc_core_mem_bytes(net.a.core), net.a.live_bytes);
   ASSERT_TRUE(net.RunUntil([&] { return net.Established(); }, net.now + kSec));
   net.RunFor(kSec);  // idle, established
   for (const Endpoint* e : {&net.a, &net.b}) {
     const mrc_core* c = e->core;
-    EXPECT_EQ(SqSlots(c), kMinRing);
-    EXPECT_EQ(RqSlots(c), kMinRing);
+    // No ring, lost map or EV counters before the first segment.
+    EXPECT_EQ(c->sq, nullptr);
+    EXPECT_EQ(c->lost_map, nullptr);
+    EXPECT_EQ(c->ev_stats, nullptr);
+    EXPECT_EQ(RqSlots(c), 0U);
     // The caps are what the old fixed rings had.
     EXPECT_EQ(c->sq_cap, static_cast<uint32_t>(MRC_CORE_MAX_SEGS));
     EXPECT_EQ(c->rq_cap, static_cast<uint32_t>(MRC_CORE_MAX_RCV_WIN));
     EXPECT_EQ(mrc_core_mem_bytes(c), e->live_bytes);
     EXPECT_EQ(mrc_core_mem_bytes(c), IdleBytes(c));
-    // 64 + 128 KiB of rings at full size; idle, 1.5 KiB.
+    // 64 + 128 KiB of rings at full size; idle, none.
     EXPECT_LT(mrc_core_mem_bytes(c) + 180 * 1024, IdleBytes(c) + RingBytes(c->sq_cap, c->rq_cap));
+    // The 128 EVs take 4 KiB, a kernel kmalloc class (they took 16 with
+    // their counters and table inside); the table is an allocation of
+    // its own.
+    EXPECT_EQ(c->nevs * sizeof(mrc_ev), 4096U);
   }
   // mrc.ko allocates the connection with kmalloc(): past 4 KiB it takes
   // an 8 KiB object (it did, at 4,392 bytes, with the lost map inside).
@@ -112,8 +138,8 @@ TEST(CoreRing, ReceiveWindowIsTheCapNotTheRing) {
   Establish(net);
   mrc_core* b = net.b.core;
   const uint32_t cap = b->rq_cap;
-  ASSERT_EQ(cap, 512U);  // 256 KiB rcvbuf, 1400-byte MSS
-  ASSERT_EQ(RqSlots(b), kMinRing);
+  ASSERT_EQ(cap, 512U);       // 256 KiB rcvbuf, 1400-byte MSS
+  ASSERT_EQ(RqSlots(b), 0U);  // no DATA yet
   std::vector<mrc_pkt> seen;
   net.filter = [&](int from, uint32_t, const mrc_pkt& p) {
     if (from == 1) seen.push_back(p);
@@ -134,7 +160,8 @@ TEST(CoreRing, ReceiveWindowIsTheCapNotTheRing) {
     d.payload_len = static_cast<uint32_t>(payload.size());
     return mrc_core_input(b, &d, 0, false);
   };
-  // PSNs 1..40 held behind the gap at 0, then 100: the ring doubles.
+  // PSNs 1..40 held behind the gap at 0 (the first makes the ring),
+  // then 100: the ring doubles.
   for (uint32_t off = 1; off <= 40; off++) ASSERT_EQ(data(off), MRC_DROP_NONE);
   EXPECT_EQ(RqSlots(b), kMinRing);
   EXPECT_EQ(data(100), MRC_DROP_NONE);
@@ -252,6 +279,46 @@ TEST(CoreRing, SendGrowthFailureIsNoRoomNow) {
   EXPECT_EQ(net.a.error, 0);
 }
 
+// The first segment allocates the send side (ring, lost map, EV
+// counters) in one step: when that fails, nothing stays allocated, the
+// send is "no room now" as for a growth, and the retry brings it back.
+TEST(CoreRing, FirstSegmentAllocationFailureIsNoRoomNow) {
+  Net net;
+  net.Setup(2);
+  Establish(net);
+  mrc_core* a = net.a.core;
+  auto fill = [](void*, void*, uint32_t, uint32_t) { return 0; };
+  const size_t idle = mrc_core_mem_bytes(a);
+  net.a.alloc_fail_if = [](size_t) { return true; };
+  EXPECT_EQ(mrc_core_send(a, 1000, 0, fill, nullptr), 0);
+  EXPECT_GE(net.a.alloc_failures, 1U);
+  EXPECT_EQ(a->sq, nullptr);
+  EXPECT_EQ(a->lost_map, nullptr);
+  EXPECT_EQ(a->ev_stats, nullptr);
+  EXPECT_EQ(mrc_core_mem_bytes(a), idle);
+  EXPECT_EQ(mrc_core_mem_bytes(a), net.a.live_bytes);
+  EXPECT_EQ(mrc_core_send_space(a, 1), 0U);
+  mrc_core_ev_info info{};
+  ASSERT_EQ(mrc_core_ev_get(a, 0, &info), 0);
+  EXPECT_EQ(info.tx_pkts, 0U);
+  const int writable = net.a.NoteCount(MRC_NOTE_WRITABLE);
+  net.a.alloc_fail_if = nullptr;
+  net.RunFor(2 * MRC_CORE_ALLOC_RETRY_US);
+  EXPECT_EQ(net.a.NoteCount(MRC_NOTE_WRITABLE), writable + 1);
+  EXPECT_EQ(mrc_core_send(a, 1000, 0, fill, nullptr), 1000);
+  EXPECT_EQ(SqSlots(a), kMinRing);
+  EXPECT_EQ(mrc_core_mem_bytes(a), net.a.live_bytes);
+  ASSERT_TRUE(net.RunUntil([&] { return net.a.Stats().acked_bytes == 1000; }, net.now + kSec));
+  // The counters count from the first segment on.
+  uint64_t sent = 0;
+  for (uint32_t i = 0; i < mrc_core_ev_count(a); i++) {
+    ASSERT_EQ(mrc_core_ev_get(a, i, &info), 0);
+    sent += info.tx_bytes;
+  }
+  EXPECT_EQ(sent, 1000U);
+  EXPECT_EQ(net.a.error, 0);
+}
+
 struct Fabric {
   const char* name;
   double loss;
@@ -295,8 +362,7 @@ TEST_P(CoreRingGrowth, TransferGrowsRingsByteExact) {
   EXPECT_LE(RqSlots(b), b->rq_cap);
   EXPECT_EQ(net.b.Stats().drops[MRC_DROP_PSN_WINDOW], 0U);
   EXPECT_EQ(net.b.Stats().drops[MRC_DROP_NO_BUFFER], 0U);
-  EXPECT_EQ(mrc_core_mem_bytes(a),
-            IdleBytes(a) - RingBytes(kMinRing, kMinRing) + RingBytes(SqSlots(a), RqSlots(a)));
+  EXPECT_EQ(mrc_core_mem_bytes(a), SenderBytes(a));
 }
 
 INSTANTIATE_TEST_SUITE_P(Fabrics, CoreRingGrowth,
@@ -333,7 +399,7 @@ TEST_P(CoreRingAllocFail, GrowthFailureLosesNothing) {
   }
   Establish(net);
   Endpoint& failing = fc.side == 0 ? net.a : net.b;
-  failing.alloc_fail_if = IsRingGrowth;
+  failing.alloc_fail_if = FailRingGrowth(failing);
   net.a.msg_size = fc.msg_size;
   net.a.to_send = 2 * kMiB;
   ASSERT_TRUE(net.RunUntil([&] { return net.b.rx.size() >= kMiB / 2; }, net.now + 30 * kSec));
