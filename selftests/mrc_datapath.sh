@@ -295,6 +295,7 @@ past_timeout() {
 		[ "$elapsed" -le $((2 * utimeo)) ]
 }
 mrc_lib_check "all planes down past the user timeout: ETIMEDOUT" past_timeout
+mrc_lib_check "no connection or socket outlives the two-host tests" mrc_dp_nothing_left
 
 topo_cleanup
 
@@ -302,6 +303,7 @@ topo_cleanup
 mrc_lib_check "topology: fabric emulator, $PLANES planes" topo_fabric "$PLANES"
 mrc_lib_check "planes configured on both hosts (fabric)" mrc_dp_planes_up
 both "spine link of plane 0 down mid-transfer" spine_dies
+mrc_lib_check "no connection or socket outlives the fabric tests" mrc_dp_nothing_left
 topo_cleanup
 
 # The runner unloads the module at the end.

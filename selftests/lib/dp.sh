@@ -28,6 +28,31 @@ mrc_dp_intact() {
 # mrcperf -J report $1 ended in ETIMEDOUT.
 mrc_dp_timed_out() { jq -e '.error | test("timed out")' "$1" > /dev/null; }
 
+# No connection and no AF_MRC socket left on either host 10 s after its
+# programs ended (a finished connection lingers half a second): one
+# left past that holds its socket, and the socket the module, for as
+# long as its peer stays silent. Says what is left, while the
+# namespaces still exist to be asked.
+# shellcheck disable=SC2016 # awk's own $1 and $3
+mrc_dp_sockets() { topo_exec "$1" awk '$1 == "MRC" { print $3 }' /proc/net/protocols; }
+mrc_dp_nothing_left() {
+	local h i n
+	for ((i = 0; i < 10; i++)); do
+		n=0
+		for h in a b; do
+			n=$((n + $(topo_exec "$h" "$MRCCTL" -j conn show | jq length) +
+			     $(mrc_dp_sockets "$h")))
+		done
+		[ "$n" = 0 ] && return 0
+		sleep 1
+	done
+	for h in a b; do
+		echo "# host $h: $(mrc_dp_sockets "$h") AF_MRC sockets; connections:"
+		topo_exec "$h" "$MRCCTL" -s conn show | sed 's/^/#   /'
+	done
+	return 1
+}
+
 # Lingering connections finish (a closed connection delivers what it
 # holds, an orphan waits at most 0.5 s for a last FIN): then nothing may
 # hold the module.
