@@ -95,6 +95,8 @@ int mrc_accept(struct socket *sock, struct socket *newsock, int flags,
 	release_sock(child);
 	err = 0;
 out:
+	if (!err)	/* an MRC child or a TCP one (listen_tcp.c) */
+		mrc_sock_support_zc(newsock);
 	release_sock(sk);
 	return err;
 }

@@ -175,5 +175,6 @@ void mrc_sock_zc_end(struct ubuf_info *uarg, bool queued);
 int mrc_sock_zc_piece(struct msghdr *msg, size_t max, struct ubuf_info *uarg,
 		      struct mrc_core_buf *buf);
 int mrc_sock_recv_error(struct sock *sk, struct msghdr *msg, size_t len);
+void mrc_sock_support_zc(struct socket *sock);
 
 #endif /* __MRC_SOCK_H */

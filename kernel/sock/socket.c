@@ -617,6 +617,7 @@ static int mrc_create(struct net *net, struct socket *sock, int protocol,
 
 	sock->ops = mrc_sock_ops(sock->type);
 	sock->state = SS_UNCONNECTED;
+	mrc_sock_support_zc(sock);
 	if (!mrc_sock_alloc(net, sock, sock->type, GFP_KERNEL, kern))
 		return -ENOMEM;
 	return 0;

@@ -15,6 +15,11 @@
  * SO_EE_ORIGIN_ZEROCOPY; SO_EE_CODE_ZEROCOPY_COPIED when the stack had to
  * copy the pages, as it does for a receiver on the same host). Sends are
  * numbered from 0 per socket, as TCP's are.
+ *
+ * io_uring's IORING_OP_SEND_ZC takes the same path with a struct
+ * ubuf_info of its own (msg->msg_ubuf), whose release posts the request's
+ * notification; it needs no switch, only SOCK_SUPPORT_ZC on the stream's
+ * struct socket (mrc_sock_support_zc()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -43,9 +48,9 @@ int mrc_sock_set_zerocopy(struct sock *sk, u32 val)
 
 /*
  * mrc_sock_zc_start - the MSG_ZEROCOPY send of @len bytes that @msg asks
- * for, numbered; NULL when the bytes are to be copied (no MSG_ZEROCOPY,
- * not switched on, or an iterator of kernel memory), as TCP does; or an
- * ERR_PTR. Under lock_sock().
+ * for, numbered, or io_uring's that @msg carries; NULL when the bytes are
+ * to be copied (no MSG_ZEROCOPY, not switched on, or an iterator of
+ * kernel memory), as TCP does; or an ERR_PTR. Under lock_sock().
  */
 struct ubuf_info *mrc_sock_zc_start(struct sock *sk, struct msghdr *msg,
 				    size_t len)
@@ -53,9 +58,17 @@ struct ubuf_info *mrc_sock_zc_start(struct sock *sk, struct msghdr *msg,
 	struct ubuf_info *uarg;
 
 	sock_owned_by_me(sk);
-	if (!(msg->msg_flags & MSG_ZEROCOPY) || !len ||
-	    !sock_flag(sk, SOCK_ZEROCOPY) || sk->sk_type != SOCK_STREAM ||
-	    msg->msg_ubuf || !user_backed_iter(&msg->msg_iter))
+	if (!len || sk->sk_type != SOCK_STREAM)
+		return NULL;
+	/* io_uring's IORING_OP_SEND_ZC: its own notification, which the send
+	 * holds as TCP's does; it may pass a registered buffer (a bvec).
+	 */
+	if (msg->msg_ubuf) {
+		net_zcopy_get(msg->msg_ubuf);
+		return msg->msg_ubuf;
+	}
+	if (!(msg->msg_flags & MSG_ZEROCOPY) || !sock_flag(sk, SOCK_ZEROCOPY) ||
+	    !user_backed_iter(&msg->msg_iter))
 		return NULL;
 	uarg = msg_zerocopy_realloc(sk, len, NULL);
 	return uarg ?: ERR_PTR(-ENOBUFS);
@@ -102,6 +115,13 @@ int mrc_sock_zc_piece(struct msghdr *msg, size_t max, struct ubuf_info *uarg,
 	buf->len = n;
 	buf->ref = mrc_buf_zc_ref(zc);
 	return 0;
+}
+
+/* Streams take io_uring's zero-copy sends (io_uring/net.c checks this). */
+void mrc_sock_support_zc(struct socket *sock)
+{
+	if (sock->type == SOCK_STREAM)
+		set_bit(SOCK_SUPPORT_ZC, &sock->flags);
 }
 
 /* recvmsg(MSG_ERRQUEUE): the completions of MSG_ZEROCOPY sends. */
