@@ -60,8 +60,13 @@ struct mrc_conn {
 	bool			rx_partial_grew;
 	/* DATA held back for one GSO skb (udp.c); under @lock */
 	struct mrc_udp_train	train;
-	/* a route per plane to the peer (udp.h); under @lock */
-	struct mrc_udp_route	routes[MRC_MAX_PLANES];
+	/*
+	 * a route per plane to the peer (udp.h), allocated by the first
+	 * packet that needs one and freed when every route is dropped (at
+	 * ESTABLISHED, at kill), so an idle connection holds none and the
+	 * struct fits a 512-byte object; under @lock
+	 */
+	struct mrc_udp_route	*routes;
 	/* bindings to offload devices (offload.h); NULL until the first */
 	struct mrc_conn_offload __rcu *offload;
 

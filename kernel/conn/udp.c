@@ -140,6 +140,22 @@ static int mrc_udp_xmit4(struct net *net, struct mrc_plane *pl,
 	return 0;
 }
 
+/*
+ * @conn's route cache for @plane (NULL: none, look the route up each
+ * time), the array made on first use. Under conn->lock.
+ */
+static struct mrc_udp_route *mrc_udp_route_of(struct mrc_conn *conn,
+					      u32 plane)
+{
+	if (!conn || plane >= MRC_MAX_PLANES)
+		return NULL;
+	lockdep_assert_held(&conn->lock);
+	if (!conn->routes)
+		conn->routes = kcalloc(MRC_MAX_PLANES, sizeof(*conn->routes),
+				       GFP_ATOMIC);
+	return conn->routes ? &conn->routes[plane] : NULL;
+}
+
 /* IPv4: the offload device first, when @conn has one on @pl. */
 static int mrc_udp_xmit4_any(struct mrc_conn *conn, struct mrc_plane *pl,
 			     __be32 saddr_cfg,
@@ -158,7 +174,7 @@ static int mrc_udp_xmit4_any(struct mrc_conn *conn, struct mrc_plane *pl,
 			return 0;
 	}
 	return mrc_udp_xmit4(dev_net(pl->dev), pl, saddr_cfg, peer, ev, ecn,
-			     skb, conn ? &conn->routes[pl->id] : NULL);
+			     skb, mrc_udp_route_of(conn, pl->id));
 }
 
 /* As mrc_udp_route4(), for IPv6 (the source is always the plane's). */
@@ -213,20 +229,22 @@ void mrc_udp_route_drop(struct mrc_conn *conn, u32 plane)
 	struct mrc_udp_route *route;
 
 	lockdep_assert_held(&conn->lock);
-	if (plane >= MRC_MAX_PLANES)
+	if (plane >= MRC_MAX_PLANES || !conn->routes)
 		return;
 	route = &conn->routes[plane];
 	dst_release(route->dst);
 	route->dst = NULL;
 }
 
-/* Forget every route of @conn. Under conn->lock. */
+/* Forget every route of @conn, and the cache itself. Under conn->lock. */
 void mrc_udp_routes_drop(struct mrc_conn *conn)
 {
 	u32 plane;
 
 	for (plane = 0; plane < MRC_MAX_PLANES; plane++)
 		mrc_udp_route_drop(conn, plane);
+	kfree(conn->routes);
+	conn->routes = NULL;
 }
 
 /*
@@ -293,7 +311,7 @@ static int mrc_udp_out(struct mrc_net *mn, struct mrc_conn *conn, u32 plane,
 		err = mrc_udp_xmit4_any(conn, pl, saddr4, peer, ev, ecn, skb);
 	else if ((peer->flags & MRC_PLANE_F_V6) && a->has_addr6)
 		err = mrc_udp_xmit6(mn->net, pl, &a->addr6, peer, ev, ecn,
-				    skb, conn ? &conn->routes[plane] : NULL);
+				    skb, mrc_udp_route_of(conn, plane));
 	else
 		err = -EAFNOSUPPORT;
 	if (err == -EAFNOSUPPORT)
