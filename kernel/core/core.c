@@ -411,7 +411,7 @@ static void mrc_core_send_syn(struct mrc_core *core, u8 type)
 	syn->nplanes = (u8)n;
 	core->last_tx_us = mrc_now(core);
 	mrc_snd_pkt(core, core->syn_plane,
-		    core->evs[core->ev_rr++ % core->nevs].value, NULL, 0, NULL);
+		    core->evs[mrc_peer_syn_ev(core)].value, NULL, 0, NULL);
 }
 
 /* Learn the peer from a SYN or SYN_ACK. Return: 0 or -EINVAL. */
@@ -445,6 +445,7 @@ static int mrc_core_learn_peer(struct mrc_core *core, const struct mrc_pkt *p)
 	mrc_ev_assign_planes(core);
 	mrc_path_init(core, core->common_mask);
 	mrc_core_update_usable(core);
+	mrc_peer_seed_apply(core);
 	return 0;
 }
 

@@ -316,6 +316,13 @@ struct mrc_core {
 	u32			ev_hash_mask;
 	u32			ev_min_active;
 	u32			ev_rr;		/* fallback round-robin cursor */
+	/*
+	 * The states cfg->peer_paths gave (peer.c): bit i of seed_bad, EV i
+	 * was bad on the planes seed_planes (0: no seed), applied once the
+	 * handshake tells the planes both ends share, then cleared.
+	 */
+	u64			seed_bad[MRC_CORE_MAX_EVS / 64];
+	u32			seed_planes;
 	u32			evs_bad;	/* ASSUMED_BAD count */
 	u32			evs_skip;	/* SKIP count */
 	u32			train_ev;	/* EV of the current train */
@@ -556,6 +563,12 @@ int mrc_ev_on_probe_reply(struct mrc_core *core, const struct mrc_pkt *pkt,
 u64 mrc_ev_probe_deadline(const struct mrc_core *core);
 void mrc_ev_on_timer(struct mrc_core *core, u64 now);
 u32 mrc_ev_good_count(const struct mrc_core *core);
+
+/* peer.c */
+u32 mrc_peer_seed_evs(struct mrc_core *core, const struct mrc_core_cfg *cfg,
+		      u32 n, const u16 **evs);
+void mrc_peer_seed_apply(struct mrc_core *core);
+u32 mrc_peer_syn_ev(struct mrc_core *core);
 
 #ifdef __cplusplus
 }

@@ -110,6 +110,7 @@ size_t mrc_ev_mem_bytes(const struct mrc_core *core)
 
 int mrc_ev_init(struct mrc_core *core, const struct mrc_core_cfg *cfg)
 {
+	const u16 *values = NULL;
 	u32 n = cfg->ev_count, i, slots;
 	size_t size;
 
@@ -135,8 +136,12 @@ int mrc_ev_init(struct mrc_core *core, const struct mrc_core_cfg *cfg)
 	core->ev_stride = 1;
 	core->paths[core->syn_plane].first_ev = 0;
 	core->paths[core->syn_plane].good = (u16)n;
+	if (cfg->evs && cfg->nevs)
+		values = cfg->evs;
+	else
+		mrc_peer_seed_evs(core, cfg, n, &values);
 	for (i = 0; i < n; i++) {
-		core->evs[i].value = cfg->evs && cfg->nevs ? cfg->evs[i] :
+		core->evs[i].value = values ? values[i] :
 				     mrc_ev_random_value(core);
 		core->evs[i].state = MRC_EV_GOOD;
 		core->evs[i].weight = MRC_EV_WEIGHT_FULL;
@@ -372,6 +377,8 @@ void mrc_ev_on_loss(struct mrc_core *core, u32 idx, bool timeout)
 	struct mrc_ev *ev = &core->evs[idx];
 
 	ev->weight = ev->weight >= 8 ? ev->weight / 4 : 1;
+	if (!ev->losses_in_row)
+		mrc_core_notify(core, MRC_NOTE_EV_SUSPECT, idx);
 	if (ev->losses_in_row < 255)
 		ev->losses_in_row++;
 	if (ev->state != MRC_EV_GOOD && ev->state != MRC_EV_SKIP)
@@ -413,7 +420,10 @@ void mrc_ev_on_ack(struct mrc_core *core, u32 idx, u32 rtt_us, bool ce)
 	struct mrc_ev *ev = &core->evs[idx];
 	u32 target = MRC_EV_WEIGHT_FULL;
 
-	ev->losses_in_row = 0;
+	if (ev->losses_in_row) {
+		ev->losses_in_row = 0;
+		mrc_core_notify(core, MRC_NOTE_EV_SUSPECT, idx);
+	}
 	if (rtt_us) {
 		mrc_ev_rtt_floor(core, rtt_us);
 		ev->srtt_us = mrc_srtt_next(ev->srtt_us, rtt_us);

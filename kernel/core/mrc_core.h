@@ -60,6 +60,12 @@ enum mrc_core_note {
 	MRC_NOTE_ERROR,
 	MRC_NOTE_EV_STATE,	/* arg: EV index whose state changed */
 	MRC_NOTE_PLANE_STATE,	/* arg: plane id whose usability changed */
+	/*
+	 * arg: EV index whose last packet was lost (it was acknowledged
+	 * before), or acknowledged (lost before): what
+	 * mrc_core_peer_paths_learn() reports of it changed
+	 */
+	MRC_NOTE_EV_SUSPECT,
 };
 
 /* Trace points the core reports (the kernel turns them into tracepoints). */
@@ -202,6 +208,32 @@ struct mrc_core_cc {
 };
 
 /*
+ * struct mrc_core_peer_paths - what the connections to one peer host have
+ * learned of the paths there, which the environment keeps per peer for
+ * the next connection to it (mrc_core_cfg.peer_paths). That connection
+ * takes the same EV values and starts with the EVs found bad already
+ * avoided (ASSUMED_BAD, probed at the usual interval), its SYN on a path
+ * not known bad. Every connection reports back with
+ * mrc_core_peer_paths_learn() at MRC_NOTE_ESTABLISHED and at each
+ * MRC_NOTE_EV_STATE and MRC_NOTE_EV_SUSPECT; the latest report wins. EV i is the path (the
+ * (i % n)-th of the n planes of @planes, @evs[i]), so the states carry
+ * over only to a connection with the same values and planes.
+ * Lifetime and locking: the environment's; it serialises every call that
+ * reads or writes one (in mrc.ko, a lock of the peer table's).
+ * @nevs:	EVs in @evs (0: nothing learned yet)
+ * @planes:	bit p: plane p was common to both ends
+ * @evs:	EV values by index
+ * @bad:	bit i: EV i was ASSUMED_BAD, or its last packet lost, at the
+ *		last report
+ */
+struct mrc_core_peer_paths {
+	u32	nevs;
+	u32	planes;
+	u16	evs[MRC_CORE_MAX_EVS];
+	u64	bad[MRC_CORE_MAX_EVS / 64];
+};
+
+/*
  * struct mrc_core_cfg - how a connection is set up. Zero fields take the
  * documented default.
  * @sock_type:		MRC_SYN_STREAM or MRC_SYN_SEQPACKET
@@ -211,6 +243,9 @@ struct mrc_core_cc {
  * @ev_count:		EVs of the connection (default 128, max 256), split
  *			evenly over the planes both ends have
  * @evs/@nevs:		explicit EV values from an EV profile (else random)
+ * @peer_paths:		what earlier connections to the peer learned (NULL:
+ *			nothing); read in mrc_core_create() only, and only
+ *			without @evs and when its EV count is @ev_count's
  * @ev_min_active:	never mark an EV bad if fewer than this stay GOOD
  * @sndbuf/@rcvbuf:	bytes the core may hold for sending / reassembly
  *			(reassembly: one MSS more for the packet that fills
@@ -241,6 +276,7 @@ struct mrc_core_cfg {
 	u32			ev_count;
 	const u16		*evs;
 	u32			nevs;
+	const struct mrc_core_peer_paths *peer_paths;
 	u32			ev_min_active;
 	u32			sndbuf;
 	u32			rcvbuf;
@@ -470,6 +506,9 @@ size_t mrc_core_mem_bytes(const struct mrc_core *core);
 void mrc_core_get_stats(const struct mrc_core *core,
 			struct mrc_core_stats *stats);
 u32 mrc_core_ev_count(const struct mrc_core *core);
+/* Report @core's EVs into @pp (see struct mrc_core_peer_paths). */
+void mrc_core_peer_paths_learn(const struct mrc_core *core,
+			       struct mrc_core_peer_paths *pp);
 int mrc_core_ev_get(const struct mrc_core *core, u32 idx,
 		    struct mrc_core_ev_info *info);
 

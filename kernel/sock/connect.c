@@ -298,6 +298,8 @@ void mrc_sock_notify(struct mrc_conn *conn, int note, u32 arg)
 		mrc_offload_conn_ev_changed(conn, arg);
 		mrc_nl_event_conn_ev(conn, arg);
 		break;
+	case MRC_NOTE_EV_SUSPECT:
+		break;	/* for a peer path table, which mrc.ko has not yet */
 	case MRC_NOTE_WRITABLE:
 		sk->sk_write_space(sk);
 		break;

@@ -85,6 +85,9 @@ struct CoreCfg {
   uint32_t user_timeout_ms = 2000;
   uint32_t target_delay_ns = 20000;
   std::vector<uint32_t> plane_weight;  // of plane p (absent or 0: the default)
+  // A host hands what its connections to a peer learned of the paths
+  // there to its next connection to that peer (mrc_core_peer_paths).
+  bool peer_paths = true;
 };
 
 struct SimCfg {

@@ -47,6 +47,7 @@ void EnvNotify(void* ctx, mrc_core_note note, uint32_t arg) {
   switch (note) {
     case MRC_NOTE_ESTABLISHED:
       ep.established = true;
+      ep.LearnPaths();
       break;
     case MRC_NOTE_PEER_FIN:
       ep.peer_fin = true;
@@ -57,14 +58,19 @@ void EnvNotify(void* ctx, mrc_core_note note, uint32_t arg) {
     case MRC_NOTE_ERROR:
       ep.error = static_cast<int>(arg);
       break;
+    case MRC_NOTE_EV_SUSPECT:
+      ep.LearnPaths();
+      break;
     case MRC_NOTE_EV_STATE:
+      ep.LearnPaths();
       if (Tracer* t = ep.sim->tracer(); t != nullptr) t->EvState(ep, arg, ep.sim->engine().now());
       break;
     case MRC_NOTE_WRITABLE:
     case MRC_NOTE_PLANE_STATE:
       break;
   }
-  if (note != MRC_NOTE_EV_STATE && note != MRC_NOTE_PLANE_STATE) ep.sim->WakeApp(ep);
+  if (note != MRC_NOTE_EV_STATE && note != MRC_NOTE_PLANE_STATE && note != MRC_NOTE_EV_SUSPECT)
+    ep.sim->WakeApp(ep);
 }
 
 // The core's C allocator: malloc and free are its contract.

@@ -45,6 +45,13 @@ struct Endpoint {
   Rng rng;
   mrc_core_cfg cfg{};
   CorePtr core;
+  // This host's paths to the peer (Sim::peer_paths_), or nullptr; learnt
+  // into at ESTABLISHED, at every EV state or suspicion change and at
+  // the end.
+  mrc_core_peer_paths* peer_paths = nullptr;
+  void LearnPaths() const {
+    if (peer_paths != nullptr && core != nullptr) mrc_core_peer_paths_learn(core.get(), peer_paths);
+  }
 
   Time timer_when = 0;   // what the core asked for (0: none)
   Time timer_sched = 0;  // the pending timer event (0: none)

@@ -247,6 +247,7 @@ void ReadCore(Obj o, CoreCfg& c) {
   o.Uint("ack_delay_us", c.ack_delay_us, 1);
   o.Uint("user_timeout_ms", c.user_timeout_ms, 1);
   o.Uint("target_delay_ns", c.target_delay_ns, 1);
+  o.Bool("peer_paths", c.peer_paths);
   o.UintList("plane_weight", c.plane_weight, 0, MRC_PLANE_WEIGHT_MAX);
   if (c.plane_weight.size() > MRC_WIRE_MAX_PLANES)
     throw BadScenario(o.Where("plane_weight") + "more than " + std::to_string(MRC_WIRE_MAX_PLANES) +

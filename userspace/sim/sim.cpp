@@ -30,7 +30,7 @@ Sim::Sim(const SimCfg& cfg) : cfg_(cfg), fabric_(cfg.fabric, engine_, pool_, cfg
 
 Sim::~Sim() = default;
 
-void Sim::FillCfg(Endpoint& ep) const {
+void Sim::FillCfg(Endpoint& ep) {
   const CoreCfg& c = cfg_.core;
   mrc_core_cfg& k = ep.cfg;
   k.sock_type = MRC_SYN_STREAM;
@@ -56,6 +56,11 @@ void Sim::FillCfg(Endpoint& ep) const {
     k.planes[p].addr4 = 0x0a000000U | p << 16 | ep.host;
     if (fabric_.HostPlaneUp(ep.host, p)) k.plane_up |= 1U << p;
     if (p < c.plane_weight.size()) k.plane_weight[p] = static_cast<uint16_t>(c.plane_weight[p]);
+  }
+  if (c.peer_paths) {
+    // One host is one peer table: many cores share it (one thread).
+    ep.peer_paths = &peer_paths_[static_cast<uint64_t>(ep.host) << 32 | ep.peer_host];
+    k.peer_paths = ep.peer_paths;
   }
   if (ep.client) {
     // The SYN goes to the peer's first plane this host can use.
@@ -119,6 +124,7 @@ void Sim::EndFlow(uint32_t fi) {
       f.error = ep->error;
     }
     if (ep->corrupt) f.corrupt = true;
+    ep->LearnPaths();
     if (!ep->client) f.received = ep->rcvd;
     if (!ep->client && ep->core != nullptr) {
       mrc_core_stats k{};

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -130,7 +131,7 @@ class Sim {
   void EndFlow(uint32_t f);
   void NextFlowOf(uint32_t host);
   uint32_t NewEndpoint(uint32_t flow, bool client);
-  void FillCfg(Endpoint& ep) const;
+  void FillCfg(Endpoint& ep);
   void Summarise();
   Time IdealTime() const;
 
@@ -139,6 +140,9 @@ class Sim {
   PacketPool pool_;
   Fabric fabric_;
   std::vector<std::unique_ptr<Endpoint>> eps_;
+  // Per (host, peer host): what its connections learned of the paths
+  // there (CoreCfg::peer_paths); nodes stay put, endpoints point at them.
+  std::map<uint64_t, mrc_core_peer_paths> peer_paths_;
   std::vector<uint32_t> live_;  // endpoint ids with a core or waiting for one
   std::vector<Flow> flows_;
   std::vector<std::vector<uint32_t>> queue_;  // per source host: its flows
