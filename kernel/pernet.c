@@ -64,6 +64,7 @@ static int __net_init mrc_pernet_net_init(struct net *net)
 	mrc_pernet_xa_classes(mn);
 	ratelimit_state_init(&mn->rst_limit, HZ, MRC_RST_PER_SEC);
 	ratelimit_set_flags(&mn->rst_limit, RATELIMIT_MSG_ON_RELEASE);
+	mrc_peer_net_init(mn);
 	if (mrc_mem_net_init(mn))
 		return -ENOMEM;
 	mn->mib = alloc_percpu(struct mrc_mib);
@@ -89,6 +90,7 @@ static void __net_exit mrc_pernet_net_exit(struct net *net)
 	remove_proc_entry("mrc_stat", net->proc_net);
 	/* Connections left are orphans lingering after close. */
 	mrc_conn_flush(mn);
+	mrc_peer_net_exit(mn);
 	/* Devices of a dying netns went first, taking their planes along. */
 	mrc_plane_flush(mn);
 	mrc_profiles_flush(mn);

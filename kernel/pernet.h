@@ -13,6 +13,7 @@
 #include <linux/mrc.h>
 #include <linux/mrc_netlink.h>
 
+#include "conn/peer.h"
 #include "mib.h"
 
 #define MRC_MODULE_VERSION	"0.1.0"
@@ -65,6 +66,12 @@ struct mrc_net {
 	atomic_long_t			mem_refused;
 	unsigned long			mem_max;
 	struct ctl_table_header		*sysctl;
+	/* peer hosts and their paths (conn/peer.h says the rules) */
+	spinlock_t			peers_lock;
+	struct hlist_head		peers[1 << MRC_PEER_HASH_BITS];
+	struct list_head		peer_list;
+	u32				npeers;
+	struct delayed_work		peer_sweep;
 };
 
 extern struct proto mrc_prot;

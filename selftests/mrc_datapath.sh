@@ -303,6 +303,27 @@ topo_cleanup
 mrc_lib_check "topology: fabric emulator, $PLANES planes" topo_fabric "$PLANES"
 mrc_lib_check "planes configured on both hosts (fabric)" mrc_dp_planes_up
 both "spine link of plane 0 down mid-transfer" spine_dies
+
+# What connections learned of the paths serves the next one to the same
+# peer (kernel/conn/peer.h): with the spine link still down, a new
+# connection starts with the EVs the transfers above lost packets on
+# ASSUMED_BAD, and sends them no DATA. (Without that, an EV becomes
+# ASSUMED_BAD only by losing DATA.) Counted 3 s into a transfer.
+known_dead_paths_avoided() {
+	local spid cpid id n0 n1
+	port=$((port + 1))
+	mrc_dp_background "$port" "$BG_SECS"
+	spid=$MRC_DP_SPID cpid=$MRC_DP_CPID
+	id=$(mrc_dp_conn_id "$port")
+	sleep 3
+	n0=$(paths "$id" | jq '[.[] | select(.state == "assumed-bad" and (.stats.TxPkts // 0) == 0)] | length')
+	n1=$(paths "$id" | jq '[.[] | select(.state == "assumed-bad" and (.stats.TxPkts // 0) > 0)] | length')
+	echo "# conn $id: $n0 EVs ASSUMED_BAD that carried no DATA, $n1 that lost some"
+	bg_end 1 "$cpid" "$spid"
+	[ "${n0:-0}" -gt 0 ] && [ "${n1:-1}" = 0 ]
+}
+mrc_lib_check "a new connection avoids the paths earlier ones found dead" \
+	known_dead_paths_avoided
 mrc_lib_check "no connection or socket outlives the fabric tests" mrc_dp_nothing_left
 topo_cleanup
 

@@ -13,6 +13,7 @@
 #include "pernet.h"
 #include "conn/conn.h"
 #include "conn/mem.h"
+#include "conn/peer.h"
 #include "offload/offload.h"
 #include "ctl/plane.h"
 
@@ -58,13 +59,18 @@ void mrc_conn_put(struct mrc_conn *conn)
 
 /*
  * mrc_conn_create - a connection for @sk around a new core built from
- * @cfg, hashed under its token. Any context.
+ * @cfg, hashed under its token; its peer, found by @peer_addr (one of
+ * the peer's plane addresses) in the netns's table, gives the core what
+ * earlier connections there learned of the paths. Any context.
  * Return: the connection with two references (the table's and the
  * caller's), or NULL.
  */
 struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
-				 struct mrc_core_cfg *cfg, bool server)
+				 struct mrc_core_cfg *cfg,
+				 const struct mrc_core_plane *peer_addr,
+				 bool server)
 {
+	struct mrc_core_peer_paths *seed;
 	struct mrc_conn *conn;
 	int tries;
 
@@ -86,6 +92,9 @@ struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
 	conn->server = server;
 	conn->env.ops = &mrc_conn_env_ops;
 	conn->env.ctx = conn;
+	conn->peer = mrc_peer_get(mn, peer_addr);
+	seed = mrc_peer_seed(mn, conn->peer);
+	cfg->peer_paths = seed;
 
 	/* A 32-bit random token collides rarely; then draw another. */
 	for (tries = 0; tries < 4; tries++) {
@@ -98,7 +107,10 @@ struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
 		mrc_core_destroy(conn->core);
 		conn->core = NULL;
 	}
+	cfg->peer_paths = NULL;
+	kfree(seed);
 	if (!conn->core) {
+		mrc_peer_put(mn, conn->peer);
 		kfree(conn);
 		mrc_mem_uncharge(mn, sizeof(*conn));
 		return NULL;
@@ -143,6 +155,7 @@ void mrc_conn_kill(struct mrc_conn *conn)
 			      GFP_KERNEL);
 	hrtimer_cancel(&conn->timer);
 	spin_lock_bh(&conn->lock);
+	mrc_peer_learn(conn, false);	/* its last word on the paths */
 	conn->core = NULL;
 	conn->state = MRC_CONN_CLOSED;
 	/* Every core call that sent DATA ended with a flush (udp.c). */
@@ -155,6 +168,8 @@ void mrc_conn_kill(struct mrc_conn *conn)
 	/* Nothing can arm the timer once the core is gone. */
 	hrtimer_cancel(&conn->timer);
 	mrc_core_destroy(core);
+	mrc_peer_put(mn, conn->peer);
+	conn->peer = NULL;
 	mrc_offload_conn_release(conn);
 	skb_queue_purge(&conn->rx_partial);
 	/* A kill still waiting (a lingering orphan) has nothing left to do. */
@@ -250,6 +265,13 @@ static void mrc_conn_reset(struct mrc_conn *conn, void *arg)
 void mrc_conn_flush(struct mrc_net *mn)
 {
 	mrc_conn_for_each(mn, mrc_conn_reset, NULL, true);
+	/*
+	 * A delayed kill that had started when ours came found the table
+	 * slot first and is still running: wait for it, so that nothing of
+	 * the dying netns (its peer table, its memory counters) is touched
+	 * after this returns.
+	 */
+	flush_workqueue(mrc_conn_wq);
 }
 
 /* An IPv4 address for a plane without a configured one: the device's. */

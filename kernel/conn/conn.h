@@ -67,6 +67,10 @@ struct mrc_conn {
 	 * struct fits a 512-byte object; under @lock
 	 */
 	struct mrc_udp_route	*routes;
+	/* what this host knows of the peer's paths (peer.h); held from
+	 * create to kill, NULL if the table had no room
+	 */
+	struct mrc_peer		*peer;
 	/* bindings to offload devices (offload.h); NULL until the first */
 	struct mrc_conn_offload __rcu *offload;
 
@@ -83,7 +87,9 @@ struct mrc_conn {
 };
 
 struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
-				 struct mrc_core_cfg *cfg, bool server);
+				 struct mrc_core_cfg *cfg,
+				 const struct mrc_core_plane *peer_addr,
+				 bool server);
 void mrc_conn_put(struct mrc_conn *conn);
 struct mrc_conn *mrc_conn_lookup(struct mrc_net *mn, u32 id);
 void mrc_conn_kill(struct mrc_conn *conn);

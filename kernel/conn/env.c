@@ -27,6 +27,7 @@
 #include "conn/conn.h"
 #include "conn/demux.h"
 #include "conn/mem.h"
+#include "conn/peer.h"
 #include "sock/sock.h"
 #include "conn/trace.h"
 #include "conn/udp.h"
@@ -106,6 +107,10 @@ static void mrc_env_notify(void *ctx, enum mrc_core_note note, u32 arg)
 	 */
 	if (note == MRC_NOTE_ESTABLISHED)
 		mrc_udp_routes_drop(ctx);
+	/* what the next connection to this peer takes (peer.h) */
+	if (note == MRC_NOTE_ESTABLISHED || note == MRC_NOTE_EV_STATE ||
+	    note == MRC_NOTE_EV_SUSPECT)
+		mrc_peer_learn(ctx, note == MRC_NOTE_ESTABLISHED);
 	mrc_sock_notify(ctx, note, arg);
 }
 

@@ -188,7 +188,7 @@ static int mrc_connect_start(struct sock *sk, const struct sockaddr_mrc *addr)
 	cfg->peer_port = ntohs(addr->mrc_port);
 
 	err = -ENOMEM;
-	conn = mrc_conn_create(mn, sk, cfg, false);
+	conn = mrc_conn_create(mn, sk, cfg, &cfg->peer, false);
 	if (!conn)
 		goto out;
 	mrc_sock_set_peer(conn, msk, &cfg->peer, cfg->peer_port);
@@ -299,7 +299,7 @@ void mrc_sock_notify(struct mrc_conn *conn, int note, u32 arg)
 		mrc_nl_event_conn_ev(conn, arg);
 		break;
 	case MRC_NOTE_EV_SUSPECT:
-		break;	/* for a peer path table, which mrc.ko has not yet */
+		break;	/* for the peer table only (conn/env.c) */
 	case MRC_NOTE_WRITABLE:
 		sk->sk_write_space(sk);
 		break;

@@ -296,6 +296,18 @@ static void mrc_listen_unreserve(struct sock *parent)
 	spin_unlock(&pmsk->accept_lock);
 }
 
+/* The SYN sender's address on @plane (else its first): its peer key. */
+static const struct mrc_core_plane *
+mrc_listen_syn_addr(const struct mrc_pkt *syn, u32 plane)
+{
+	u32 i;
+
+	for (i = 0; i < syn->syn.nplanes; i++)
+		if (syn->syn.planes[i].id == plane)
+			return &syn->syn.planes[i];
+	return &syn->syn.planes[0];
+}
+
 /*
  * Build the child of @parent for @syn, in the accept-queue place
  * mrc_listen_reserve() took; softirq. Return: 0 once the child is
@@ -336,7 +348,8 @@ static int mrc_listen_child(struct mrc_net *mn, struct sock *parent,
 		goto out;
 	cfg->peer_port = syn->syn.src_port;
 
-	conn = mrc_conn_create(mn, child, cfg, true);
+	conn = mrc_conn_create(mn, child, cfg, mrc_listen_syn_addr(syn, plane),
+			       true);
 	if (!conn)
 		goto out;
 	for (i = 0; i < syn->syn.nplanes; i++)
