@@ -79,8 +79,14 @@ capped_batch() {
 	echo "# $(jq -r '"\(.bytes) bytes, \(.bits_per_second / 1e6 | floor) Mbit/s"' \
 		"$FAULT_WORK/capped.s.json"); host a's connection memory peaked at" \
 		"$peak bytes (cap $cap); the cap refused $refused allocations"
-	[ "$ok" = 1 ] && fault_pair_check capped 2 "$bytes" &&
-		[ "${peak:-0}" -gt 0 ] && [ "$peak" -le "$cap" ] && [ "$refused" -gt 0 ]
+	if [ "$ok" != 1 ] || ! fault_pair_check capped 2 "$bytes"; then
+		echo "# processes ok=$ok; client: $(jq -c '{bytes, error, mismatches}' \
+			"$FAULT_WORK/capped.c.json" 2>&1 | tr '\n' ' ' | cut -c1-300)"
+		echo "# server: $(jq -c '{bytes, error, mismatches}' \
+			"$FAULT_WORK/capped.s.json" 2>&1 | tr '\n' ' ' | cut -c1-300)"
+		return 1
+	fi
+	[ "${peak:-0}" -gt 0 ] && [ "$peak" -le "$cap" ] && [ "$refused" -gt 0 ]
 }
 
 # With a 1-byte cap on host a, connect() fails at once with ENOMEM.
