@@ -189,9 +189,10 @@ static void mrc_peer_sweep(struct work_struct *work)
 		else if (!next || time_before(due, next))
 			next = due;
 	}
+	/* jiffies may have passed @next since it was read: then at once */
 	if (next)
 		queue_delayed_work(system_power_efficient_wq, &mn->peer_sweep,
-				   next - jiffies);
+				   time_after(next, jiffies) ? next - jiffies : 0);
 	spin_unlock_bh(&mn->peers_lock);
 }
 
