@@ -155,7 +155,7 @@ void mrc_conn_kill(struct mrc_conn *conn)
 			      GFP_KERNEL);
 	hrtimer_cancel(&conn->timer);
 	spin_lock_bh(&conn->lock);
-	mrc_peer_learn(conn, false);	/* its last word on the paths */
+	mrc_peer_learn(conn, -1, false);	/* its last word on the paths */
 	conn->core = NULL;
 	conn->state = MRC_CONN_CLOSED;
 	/* Every core call that sent DATA ended with a flush (udp.c). */

@@ -108,9 +108,10 @@ static void mrc_env_notify(void *ctx, enum mrc_core_note note, u32 arg)
 	if (note == MRC_NOTE_ESTABLISHED)
 		mrc_udp_routes_drop(ctx);
 	/* what the next connection to this peer takes (peer.h) */
-	if (note == MRC_NOTE_ESTABLISHED || note == MRC_NOTE_EV_STATE ||
-	    note == MRC_NOTE_EV_SUSPECT)
-		mrc_peer_learn(ctx, note == MRC_NOTE_ESTABLISHED);
+	if (note == MRC_NOTE_ESTABLISHED)
+		mrc_peer_learn(ctx, -1, true);
+	else if (note == MRC_NOTE_EV_STATE || note == MRC_NOTE_EV_SUSPECT)
+		mrc_peer_learn(ctx, (int)arg, false);
 	mrc_sock_notify(ctx, note, arg);
 }
 

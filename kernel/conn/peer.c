@@ -149,7 +149,7 @@ struct mrc_core_peer_paths *mrc_peer_seed(struct mrc_net *mn,
 	return pp;
 }
 
-void mrc_peer_learn(struct mrc_conn *conn, bool established)
+void mrc_peer_learn(struct mrc_conn *conn, int ev, bool established)
 {
 	struct mrc_net *mn = conn->mn;
 	struct mrc_peer *peer = conn->peer;
@@ -167,7 +167,10 @@ void mrc_peer_learn(struct mrc_conn *conn, bool established)
 			if (p && mrc_peer_key(p, &a))
 				mrc_peer_add_addr(mn, peer, &a);
 		}
-	mrc_core_peer_paths_learn(conn->core, &peer->paths);
+	if (ev < 0)
+		mrc_core_peer_paths_learn(conn->core, &peer->paths);
+	else
+		mrc_core_peer_paths_learn_ev(conn->core, &peer->paths, ev);
 	spin_unlock(&mn->peers_lock);
 }
 

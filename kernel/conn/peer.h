@@ -49,7 +49,11 @@ void mrc_peer_put(struct mrc_net *mn, struct mrc_peer *peer);
  */
 struct mrc_core_peer_paths *mrc_peer_seed(struct mrc_net *mn,
 					  struct mrc_peer *peer);
-/* @conn's core reports (its notes, its end); under conn->lock. */
-void mrc_peer_learn(struct mrc_conn *conn, bool established);
+/*
+ * @conn's core reports: all it knows (@ev < 0: at ESTABLISHED, which
+ * also adds the peer's plane addresses, and at its end) or EV @ev's
+ * state (its notes). Under conn->lock.
+ */
+void mrc_peer_learn(struct mrc_conn *conn, int ev, bool established);
 
 #endif /* __MRC_PEER_H */

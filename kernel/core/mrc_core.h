@@ -509,6 +509,14 @@ u32 mrc_core_ev_count(const struct mrc_core *core);
 /* Report @core's EVs into @pp (see struct mrc_core_peer_paths). */
 void mrc_core_peer_paths_learn(const struct mrc_core *core,
 			       struct mrc_core_peer_paths *pp);
+/*
+ * For EV @idx's MRC_NOTE_EV_STATE or MRC_NOTE_EV_SUSPECT: the whole
+ * report if what it says of @idx changed (or @pp is another connection's),
+ * else nothing, in O(1): an ECN mark's SKIP is such a note, and comes as
+ * often as marks do.
+ */
+void mrc_core_peer_paths_learn_ev(const struct mrc_core *core,
+				  struct mrc_core_peer_paths *pp, u32 idx);
 int mrc_core_ev_get(const struct mrc_core *core, u32 idx,
 		    struct mrc_core_ev_info *info);
 

@@ -104,6 +104,32 @@ static bool mrc_peer_ev_bad(const struct mrc_ev *ev)
 	       (ev->state == MRC_EV_GOOD && ev->losses_in_row);
 }
 
+/*
+ * Is @pp @core's own report (same EV count, planes and values)? Two
+ * values stand for all: another connection's set matches them by chance
+ * once in 2^32.
+ */
+static bool mrc_peer_paths_ours(const struct mrc_core *core,
+				const struct mrc_core_peer_paths *pp, u32 idx)
+{
+	return pp->nevs == core->nevs && pp->planes == core->common_mask &&
+	       pp->evs[0] == core->evs[0].value &&
+	       pp->evs[idx] == core->evs[idx].value;
+}
+
+void mrc_core_peer_paths_learn_ev(const struct mrc_core *core,
+				  struct mrc_core_peer_paths *pp, u32 idx)
+{
+	u64 bit = 1ull << (idx % 64);
+
+	if (idx >= core->nevs || !core->common_mask || !core->evs)
+		return;
+	if (mrc_peer_paths_ours(core, pp, idx) &&
+	    !(pp->bad[idx / 64] & bit) == !mrc_peer_ev_bad(&core->evs[idx]))
+		return;
+	mrc_core_peer_paths_learn(core, pp);
+}
+
 void mrc_core_peer_paths_learn(const struct mrc_core *core,
 			       struct mrc_core_peer_paths *pp)
 {

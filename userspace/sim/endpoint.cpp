@@ -59,10 +59,10 @@ void EnvNotify(void* ctx, mrc_core_note note, uint32_t arg) {
       ep.error = static_cast<int>(arg);
       break;
     case MRC_NOTE_EV_SUSPECT:
-      ep.LearnPaths();
+      ep.LearnEv(arg);
       break;
     case MRC_NOTE_EV_STATE:
-      ep.LearnPaths();
+      ep.LearnEv(arg);
       if (Tracer* t = ep.sim->tracer(); t != nullptr) t->EvState(ep, arg, ep.sim->engine().now());
       break;
     case MRC_NOTE_WRITABLE:

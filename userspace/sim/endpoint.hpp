@@ -52,6 +52,10 @@ struct Endpoint {
   void LearnPaths() const {
     if (peer_paths != nullptr && core != nullptr) mrc_core_peer_paths_learn(core.get(), peer_paths);
   }
+  void LearnEv(uint32_t idx) const {
+    if (peer_paths != nullptr && core != nullptr)
+      mrc_core_peer_paths_learn_ev(core.get(), peer_paths, idx);
+  }
 
   Time timer_when = 0;   // what the core asked for (0: none)
   Time timer_sched = 0;  // the pending timer event (0: none)

@@ -77,6 +77,22 @@ TEST(CorePeerPaths, LearnRecordsValuesPlanesAndBadEvs) {
     EXPECT_EQ(pp.evs[i], net.a.Ev(i).value);
     EXPECT_EQ((pp.bad[i / 64] >> (i % 64)) & 1, i == 9 ? 1U : 0U) << "EV " << i;
   }
+  // An EV's note that changes nothing of it leaves the report alone;
+  // one that does rewrites it whole.
+  mrc_ev_set(net.a.core, 12, MRC_EV_ASSUMED_BAD);
+  mrc_core_peer_paths_learn_ev(net.a.core, &pp, 9);
+  EXPECT_EQ(pp.bad[0], 1ULL << 9) << "EV 9's note, which changed nothing, rewrote the report";
+  mrc_ev_set(net.a.core, 9, MRC_EV_GOOD);
+  mrc_core_peer_paths_learn_ev(net.a.core, &pp, 9);
+  EXPECT_EQ(pp.bad[0], 1ULL << 12);
+  // A report that is another connection's is replaced whole.
+  mrc_core_peer_paths other = pp;
+  other.evs[0] ^= 1;
+  other.bad[1] = 1;
+  mrc_core_peer_paths_learn_ev(net.a.core, &other, 3);
+  EXPECT_EQ(other.evs[0], pp.evs[0]);
+  EXPECT_EQ(other.bad[0], 1ULL << 12);
+  EXPECT_EQ(other.bad[1], 0U);
 }
 
 // A connection after it, with the same values, over the same dead
