@@ -333,8 +333,10 @@ struct mrc_core {
 	 * The rings, sq and rq, indexed by PSN & mask: sq holds segment
 	 * pointers, rq the held segments themselves (struct mrc_rslot, in
 	 * chunks: mrc_rcv_slot()). Neither exists before it is needed (sq:
-	 * the first segment queued, with the lost map and ev_stats; rq: the
-	 * first DATA to hold), so an idle connection holds none. Each starts
+	 * the first segment queued, with the lost map and ev_stats, and rq
+	 * too, so that a sender at its memory cap can still take an answer;
+	 * else rq: the first DATA to hold), so an idle connection holds
+	 * none. Each starts
 	 * with MRC_CORE_MIN_RING slots and doubles in the call that needs
 	 * the room (sq: queueing a segment, mrc_snd_reserve();
 	 * rq: DATA inside the window but past the ring, mrc_rcv_grow()) up
@@ -511,6 +513,7 @@ void mrc_rcv_send_sack(struct mrc_core *core, u32 plane, bool fin_ack);
 u32 mrc_rcv_rwnd(const struct mrc_core *core);
 void mrc_rcv_on_timer(struct mrc_core *core, u64 now);
 size_t mrc_rcv_mem_bytes(const struct mrc_core *core);
+int mrc_rcv_ring_make(struct mrc_core *core);
 
 /* ack.c */
 int mrc_ack_sack(struct mrc_core *core, const struct mrc_pkt *pkt,

@@ -133,6 +133,17 @@ void mrc_rcv_destroy(struct mrc_core *core)
 }
 
 /*
+ * The receive ring of a connection about to send (mrc_snd_start()): a
+ * sender whose send side takes what its memory cap allows must still be
+ * able to hold its peer's answer, so it does not wait for that DATA.
+ * Return: 0 or -ENOMEM.
+ */
+int mrc_rcv_ring_make(struct mrc_core *core)
+{
+	return core->rq[0] ? 0 : mrc_rcv_grow(core, 1);
+}
+
+/*
  * Bytes the receive side holds: the ring (whose slots are the held
  * segments) and the copied payloads (not the packets kept with rx_take()).
  */

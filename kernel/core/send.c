@@ -51,13 +51,16 @@ static void mrc_snd_stop(struct mrc_core *core)
 
 /*
  * The first segment is about to be queued: a ring of @size slots (a power
- * of 2, at least MRC_CORE_MIN_RING), the lost map and the EV counters.
- * Return: 0, or -ENOMEM with nothing allocated.
+ * of 2, at least MRC_CORE_MIN_RING), the lost map and the EV counters,
+ * and the receive ring if there is none yet (mrc_rcv_ring_make()).
+ * Return: 0, or -ENOMEM with nothing of the send side allocated.
  */
 static int mrc_snd_start(struct mrc_core *core, u32 size)
 {
 	size_t stats = (size_t)core->nevs * sizeof(*core->ev_stats);
 
+	if (mrc_rcv_ring_make(core))
+		return -ENOMEM;
 	core->lost_map = mrc_alloc(core, mrc_lost_map_bytes(core));
 	core->ev_stats = mrc_alloc(core, stats);
 	core->sq = mrc_alloc(core, size * sizeof(*core->sq));

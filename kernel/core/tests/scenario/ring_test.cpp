@@ -319,6 +319,31 @@ TEST(CoreRing, FirstSegmentAllocationFailureIsNoRoomNow) {
   EXPECT_EQ(net.a.error, 0);
 }
 
+// A sender's first segment makes its receive ring too: once its send
+// side has taken every allocation it may (a memory cap), it can still
+// take its peer's answer, kept in the packets themselves as mrc.ko keeps
+// skbs (rx_take). Made by the answer's DATA, the ring was refused there,
+// and each NO_BUFFER NACK brought the DATA back for ever: a debug
+// guest's capped mrc_limits transfer hung so.
+TEST(CoreRing, SenderCanTakeAnAnswerWithNoMemoryLeft) {
+  Net net;
+  net.Setup(2);
+  net.a.zero_copy = true;
+  Establish(net);
+  auto fill = [](void*, void*, uint32_t, uint32_t) { return 0; };
+  ASSERT_EQ(mrc_core_send(net.a.core, 1000, 0, fill, nullptr), 1000);
+  EXPECT_EQ(RqSlots(net.a.core), kMinRing);
+  net.a.alloc_fail_if = [](size_t) { return true; };
+  ASSERT_TRUE(net.RunUntil([&] { return net.a.Stats().acked_bytes == 1000; }, net.now + kSec));
+  net.b.to_send = 4000;
+  net.b.Pump();
+  ASSERT_TRUE(net.RunUntil([&] { return net.a.rx.size() == 4000; }, net.now + kSec))
+      << "a got " << net.a.rx.size() << " bytes, NO_BUFFER drops "
+      << net.a.Stats().drops[MRC_DROP_NO_BUFFER];
+  EXPECT_EQ(net.a.Stats().drops[MRC_DROP_NO_BUFFER], 0U);
+  EXPECT_EQ(mrc_core_mem_bytes(net.a.core), net.a.live_bytes);
+}
+
 struct Fabric {
   const char* name;
   double loss;
