@@ -67,6 +67,7 @@ struct mrc_net {
 	unsigned long			mem_max;
 	struct ctl_table_header		*sysctl;
 	/* peer hosts and their paths (conn/peer.h says the rules) */
+	int				peer_paths;	/* net.mrc.peer_paths */
 	spinlock_t			peers_lock;
 	struct hlist_head		peers[1 << MRC_PEER_HASH_BITS];
 	struct list_head		peer_list;

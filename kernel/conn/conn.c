@@ -92,7 +92,8 @@ struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
 	conn->server = server;
 	conn->env.ops = &mrc_conn_env_ops;
 	conn->env.ctx = conn;
-	conn->peer = mrc_peer_get(mn, peer_addr);
+	conn->peer = READ_ONCE(mn->peer_paths) ?
+		     mrc_peer_get(mn, peer_addr) : NULL;
 	seed = mrc_peer_seed(mn, conn->peer);
 	cfg->peer_paths = seed;
 

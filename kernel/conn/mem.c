@@ -74,12 +74,23 @@ void mrc_mem_seq_show(struct seq_file *seq, struct mrc_net *mn)
 	seq_printf(seq, "MemRefused %ld\n", atomic_long_read(&mn->mem_refused));
 }
 
+/* net.mrc's sysctls; peer_paths is conn/peer.h's switch, kept here so
+ * that the netns has one table.
+ */
 static const struct ctl_table mrc_mem_sysctl[] = {
 	{
 		.procname	= "mem_max",
 		.maxlen		= sizeof(unsigned long),
 		.mode		= 0644,
 		.proc_handler	= proc_doulongvec_minmax,
+	},
+	{
+		.procname	= "peer_paths",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
 	},
 	{ }
 };
@@ -95,6 +106,7 @@ int mrc_mem_net_init(struct mrc_net *mn)
 	if (!table)
 		return -ENOMEM;
 	table[0].data = &mn->mem_max;
+	table[1].data = &mn->peer_paths;
 	mn->sysctl = register_net_sysctl(mn->net, "net/mrc", table);
 	if (!mn->sysctl) {
 		kfree(table);

@@ -9,6 +9,13 @@
  * names, or the one a SYN came from; a connection that gets established
  * adds every plane address the peer advertised.
  *
+ * Off unless net.mrc.peer_paths is 1: a connection made while it is 0
+ * neither takes nor reports anything. Why off by default: "last packet
+ * lost" marks an EV bad for the next connection, so after random or
+ * congestion losses new connections start with many EVs out and probe
+ * them (a fresh-clone make check's mrc_inject saw the extra probe
+ * replies), and what a dead path's EV looks like needs tuning first.
+ *
  * Lifetime: every connection holds a reference on its peer
  * (conn->peer), from mrc_conn_create() to mrc_conn_kill(). An entry no
  * connection holds stays MRC_PEER_LINGER for the next one (a ring
