@@ -92,7 +92,11 @@ void mrc_pkt_init(struct mrc_core *core, u8 type)
 	memset(pkt, 0, sizeof(*pkt));
 	pkt->type = type;
 	pkt->flags = core->psn24 ? MRC_F_PSN24 : 0;
-	pkt->dst_token = type == MRC_PKT_SYN ? 0 : core->peer_token;
+	/* A SYN's dst_token is the token it proposes (early data), or 0. */
+	if (type == MRC_PKT_SYN)
+		pkt->dst_token = core->early_on ? core->early_token : 0;
+	else
+		pkt->dst_token = core->peer_token;
 	pkt->src_token = core->token;
 }
 
@@ -116,10 +120,13 @@ int mrc_snd_pkt(struct mrc_core *core, u32 plane, u32 ev,
 	return err;
 }
 
-/* Planes that carry data: shared, up here and (as far as we know) there. */
+/*
+ * Planes that carry data: shared, up here and (as far as we know) there;
+ * before the SYN_ACK (early data), the SYN's, the only peer address known.
+ */
 void mrc_core_update_usable(struct mrc_core *core)
 {
-	u32 base = core->common_mask & core->local_up;
+	u32 base = core->common_mask & core->local_up & core->peer_mask;
 	u32 usable = base & core->peer_up;
 	u32 old = core->usable;
 	u32 changed, p;
@@ -164,7 +171,8 @@ u32 mrc_core_plane_for_reply(const struct mrc_core *core, u32 plane)
 bool mrc_core_can_send_data(const struct mrc_core *core)
 {
 	return core->state == MRC_CORE_ESTABLISHED ||
-	       core->state == MRC_CORE_CLOSE_WAIT;
+	       core->state == MRC_CORE_CLOSE_WAIT ||
+	       (core->state == MRC_CORE_SYN_SENT && core->early_token);
 }
 
 bool mrc_core_can_rcv_data(const struct mrc_core *core)
@@ -289,6 +297,7 @@ static int mrc_core_apply_cfg(struct mrc_core *core, const struct mrc_core_cfg *
 	core->probe_interval_us = mrc_cfg_or(cfg->probe_interval_us,
 					     MRC_CORE_DEF_PROBE_US);
 	core->psn24 = cfg->psn24;
+	core->early_bytes = cfg->early_data;
 	for (i = 0; i < cfg->nplanes; i++) {
 		id = cfg->planes[i].id;
 		if (id >= MRC_WIRE_MAX_PLANES || (core->our_mask & (1u << id)))
@@ -343,7 +352,7 @@ struct mrc_core *mrc_core_create(const struct mrc_core_cfg *cfg,
 	core->env = *env;
 	if (mrc_core_apply_cfg(core, cfg))
 		goto err_free;
-	core->token = mrc_core_random_token(core);
+	core->token = cfg->token ? cfg->token : mrc_core_random_token(core);
 	core->isn = core->env.ops->random(core->env.ctx) &
 		    mrc_psn_mask(core->psn24);
 	core->snd_una = core->isn;
@@ -449,10 +458,44 @@ static int mrc_core_learn_peer(struct mrc_core *core, const struct mrc_pkt *p)
 	return 0;
 }
 
+/*
+ * Ready the first flight. Until the SYN_ACK names the peer's planes, we
+ * know its address on the SYN's plane only: DATA goes there, within that
+ * plane's initial window and the early-data budget (the peer's window
+ * for now). A peer known from earlier connections (the seed) has its
+ * planes as then, so the EVs take the planes they will have and its bad
+ * EVs are avoided from the first packet; for an unknown one every EV is
+ * the SYN's plane's until the SYN_ACK deals them out.
+ */
+static void mrc_core_early_start(struct mrc_core *core)
+{
+	u32 syn_bit = core->peer_mask & core->our_mask;
+
+	if (!core->early_bytes || !syn_bit)
+		return;
+	core->early_token = mrc_core_random_token(core);
+	core->early_on = true;
+	core->peer_token = core->early_token;
+	core->peer_rwnd = core->early_bytes;
+	if (core->seed_planes & syn_bit) {
+		core->common_mask = core->seed_planes & core->our_mask;
+		mrc_ev_assign_planes(core);
+		/* ev_min_active counts GOOD EVs on all the planes, as then */
+		core->usable = core->common_mask & core->local_up;
+		mrc_peer_seed_apply(core);
+	} else {
+		core->common_mask = syn_bit;
+		mrc_ev_assign_planes(core);
+	}
+	mrc_path_init(core, syn_bit);
+	mrc_core_update_usable(core);
+}
+
 int mrc_core_connect(struct mrc_core *core)
 {
 	if (core->state != MRC_CORE_CLOSED || !core->peer_mask)
 		return -EINVAL;
+	mrc_core_early_start(core);
 	mrc_core_set_state(core, MRC_CORE_SYN_SENT);
 	core->outstanding = true;
 	core->last_progress_us = mrc_now(core);
@@ -494,6 +537,10 @@ int mrc_core_accept(struct mrc_core *core, const struct mrc_pkt *syn,
 
 static int mrc_core_on_syn_ack(struct mrc_core *core, const struct mrc_pkt *p)
 {
+	/* Early DATA went to a token the server did not take, or to none. */
+	bool resend = core->early_token &&
+		      (core->early_refused || p->src_token != core->early_token);
+
 	if (core->state != MRC_CORE_SYN_SENT)
 		return MRC_DROP_STATE;
 	if (!!(p->flags & MRC_F_PSN24) != core->psn24)
@@ -502,18 +549,39 @@ static int mrc_core_on_syn_ack(struct mrc_core *core, const struct mrc_pkt *p)
 		mrc_core_fail(core, ECONNREFUSED, false);
 		return MRC_DROP_NONE;
 	}
+	core->early_token = 0;
+	core->early_on = false;
+	core->early_end = core->snd_nxt;
+	/* not lost on their EVs: no loss is charged (plane_down's rule) */
+	if (resend)
+		mrc_snd_plane_down(core, 0xffff);
 	mrc_core_set_state(core, MRC_CORE_ESTABLISHED);
-	core->outstanding = false;
+	core->outstanding = core->tx_list.head || core->lost_list.head;
 	mrc_core_progress(core);
 	mrc_core_notify(core, MRC_NOTE_ESTABLISHED, 0);
+	if (core->closing)
+		mrc_core_set_state(core, MRC_CORE_FIN_WAIT);
 	mrc_snd_push(core);
 	return MRC_DROP_NONE;
 }
 
-static int mrc_core_on_rst(struct mrc_core *core)
+static int mrc_core_on_rst(struct mrc_core *core, const struct mrc_pkt *p)
 {
 	if (core->state == MRC_CORE_ABORTED || core->state == MRC_CORE_CLOSED)
 		return MRC_DROP_STATE;
+	/*
+	 * Early DATA found no connection there: it beat the SYN, which may
+	 * still make one (a refused SYN's RST lacks the flag). It is sent
+	 * again after the SYN_ACK, or at once if that is already here.
+	 */
+	if (p->flags & MRC_F_EARLY) {
+		if (core->state == MRC_CORE_SYN_SENT)
+			core->early_refused = true;
+		else
+			mrc_snd_early_refused(core, p->ev);
+		core->stats.early_refused++;
+		return MRC_DROP_STATE;
+	}
 	mrc_core_fail(core, core->state == MRC_CORE_SYN_SENT ?
 			    ECONNREFUSED : ECONNRESET, false);
 	return MRC_DROP_NONE;
@@ -534,8 +602,9 @@ static int mrc_core_admit(struct mrc_core *core, const struct mrc_pkt *pkt,
 	}
 	if (pkt->src_token != core->peer_token)
 		return MRC_DROP_TOKEN;
+	/* a SYN's dst_token is a proposal, whether or not we took it */
 	if (pkt->type == MRC_PKT_SYN)
-		return pkt->dst_token ? MRC_DROP_TOKEN : MRC_DROP_NONE;
+		return MRC_DROP_NONE;
 	if (pkt->dst_token != core->token)
 		return MRC_DROP_TOKEN;
 	if (plane >= MRC_WIRE_MAX_PLANES ||
@@ -583,7 +652,7 @@ static int mrc_core_dispatch(struct mrc_core *core, const struct mrc_pkt *pkt,
 	case MRC_PKT_FIN:
 		return mrc_rcv_fin(core, pkt, plane);
 	case MRC_PKT_RST:
-		return mrc_core_on_rst(core);
+		return mrc_core_on_rst(core, pkt);
 	}
 	return MRC_DROP_TYPE;
 }
@@ -668,6 +737,8 @@ static void mrc_core_timer_run(struct mrc_core *core)
 		if (now >= mrc_core_syn_due(core)) {
 			if (core->backoff < MRC_CORE_MAX_BACKOFF)
 				core->backoff++;
+			if (core->backoff >= MRC_CORE_EARLY_SYNS)
+				core->early_on = false;
 			/* Two entropy values: a dead spine or link on the one
 			 * path a lone SYN hashes onto does not cost a backoff.
 			 */
@@ -757,6 +828,10 @@ void mrc_core_close(struct mrc_core *core)
 		mrc_core_set_state(core, MRC_CORE_LAST_ACK);
 		break;
 	case MRC_CORE_SYN_SENT:
+		/* Early data queued: closed once the handshake is done. */
+		if (core->early_token && core->snd_end != core->snd_una)
+			break;
+		fallthrough;
 	case MRC_CORE_CLOSED:
 		mrc_core_fail(core, 0, false);
 		return;

@@ -28,6 +28,8 @@ extern "C" {
 #define MRC_CORE_DEF_ACK_DELAY_US	200
 #define MRC_CORE_DEF_ACK_EVERY		4
 #define MRC_CORE_DEF_PROBE_US		50000
+/* SYNs (first and one retry) that propose a token, for early data */
+#define MRC_CORE_EARLY_SYNS		2
 #define MRC_CORE_MAX_BACKOFF		16
 /* Send ring: at most this many segments queued (pointer ring <= 64 KiB). */
 #define MRC_CORE_MAX_SEGS		8192
@@ -264,6 +266,21 @@ struct mrc_core {
 	bool			ack_pending_now;
 	u32			token;
 	u32			peer_token;
+	/*
+	 * Data in the first flight (client): the token our SYN proposed for
+	 * the server's end, which DATA sent before the SYN_ACK carries as
+	 * its dst_token (0: no early data); whether SYNs still propose it
+	 * and DATA may still go out (a SYN retried twice stops: an older
+	 * peer drops a SYN with a dst_token); the bytes such DATA may have
+	 * in flight; set when the server answered one with an RST (it had
+	 * no connection for the token yet: it arrived before the SYN); the
+	 * PSN after the last segment first sent that way.
+	 */
+	u32			early_token;
+	bool			early_on;
+	u32			early_bytes;
+	bool			early_refused;
+	u32			early_end;	/* snd_nxt at the SYN_ACK */
 	u16			local_port;
 	u16			peer_port;
 	u32			mss;		/* our segment size */
@@ -489,6 +506,7 @@ void mrc_snd_mark_lost(struct mrc_core *core, struct mrc_seg *seg,
 		       u32 why);
 void mrc_snd_ack_seg(struct mrc_core *core, struct mrc_seg *seg);
 void mrc_snd_plane_down(struct mrc_core *core, u32 plane_mask);
+void mrc_snd_early_refused(struct mrc_core *core, u32 value);
 u64 mrc_snd_deadline(const struct mrc_core *core);
 void mrc_snd_on_timer(struct mrc_core *core, u64 now);
 void mrc_snd_maybe_fin(struct mrc_core *core);

@@ -88,6 +88,10 @@ static inline int fls64(u64 x)
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
+
+#ifndef fallthrough
+#define fallthrough __attribute__((__fallthrough__))
+#endif
 #endif /* __KERNEL__ */
 
 #endif /* __MRC_CORE_TYPES_H */

@@ -263,6 +263,10 @@ struct mrc_core_peer_paths {
  *			next pick (default 1: every packet sprayed); an
  *			environment can send a train as one batch
  * @psn24:		use 24-bit PSNs
+ * @early_data:		client: payload bytes it may send before the SYN_ACK
+ *			(its first flight, on the SYN's plane; 0: none)
+ * @token:		our token (0: random); a server takes the one the
+ *			client's SYN proposed for the early data to find it
  * @cc:			NSCC parameters; all zero takes defaults
  * @planes/@nplanes:	our planes, advertised in SYN / SYN_ACK
  * @plane_up:		bit p: our plane p can send now
@@ -289,6 +293,8 @@ struct mrc_core_cfg {
 	u32			probe_interval_us;
 	u32			train_pkts;
 	bool			psn24;
+	u32			early_data;
+	u32			token;
 	struct mrc_core_cc	cc;
 	struct mrc_core_plane	planes[MRC_WIRE_MAX_PLANES];
 	u32			nplanes;
@@ -324,6 +330,8 @@ struct mrc_core_stats {
 	u64	fast_retx;		/* losses found from SACK gaps */
 	u64	tail_probes;		/* oldest resent before the RTO */
 	u64	ev_state_changes;
+	u64	early_data_bytes;	/* payload sent before the SYN_ACK */
+	u64	early_refused;		/* RSTs: early DATA beat the SYN there */
 	u64	drops[MRC_DROP_MAX];	/* received packets refused, by reason */
 	/* gauges */
 	u32	srtt_us;
@@ -359,8 +367,10 @@ struct mrc_core;
 /*
  * mrc_core_create - a connection in MRC_CORE_CLOSED with our random token.
  * Nothing is sent until mrc_core_connect() or mrc_core_accept().
- * env->random() is called for the token first (again while it returns 0),
- * then once for the ISN (masked to 24 bits with @psn24), then for EVs.
+ * env->random() is called for the token first (again while it returns 0;
+ * not at all with cfg->token), then once for the ISN (masked to 24 bits
+ * with @psn24), then for EVs; mrc_core_connect() with cfg->early_data
+ * calls it for the proposed token.
  * Return: the core, or NULL (allocation failure or invalid @cfg).
  */
 struct mrc_core *mrc_core_create(const struct mrc_core_cfg *cfg,
@@ -368,7 +378,14 @@ struct mrc_core *mrc_core_create(const struct mrc_core_cfg *cfg,
 /* Frees everything; sends nothing (abort first for an RST). */
 void mrc_core_destroy(struct mrc_core *core);
 
-/* Client: send SYN on cfg->peer; SYN is retried with backoff. */
+/*
+ * Client: send SYN on cfg->peer; SYN is retried with backoff. With
+ * cfg->early_data, mrc_core_send() works at once: up to that many bytes
+ * go out right after the SYN (on its plane, to the token the SYN
+ * proposes), the rest after the SYN_ACK; what the server could not take
+ * is sent again. mrc_core_close() before the SYN_ACK then closes once
+ * the handshake is done, where it would otherwise abort.
+ */
 int mrc_core_connect(struct mrc_core *core);
 /*
  * Server: take a SYN that a listener received on @plane (already parsed),

@@ -720,7 +720,8 @@ static int mrc_snd_xmit(struct mrc_core *core, struct mrc_seg *seg,
 
 	mrc_pkt_init(core, MRC_PKT_DATA);
 	core->tx_pkt.flags |= seg->flags | (retx ? MRC_F_RETX : 0) |
-			      (last ? MRC_F_ACK_NOW : 0);
+			      (last ? MRC_F_ACK_NOW : 0) |
+			      (core->state == MRC_CORE_SYN_SENT ? MRC_F_EARLY : 0);
 	d->psn = seg->psn;
 	d->tsval = (u32)now ? (u32)now : 1;
 	d->plane = ev->plane;
@@ -736,14 +737,19 @@ static int mrc_snd_xmit(struct mrc_core *core, struct mrc_seg *seg,
 		core->stats.tx_data_pkts++;
 		core->stats.tx_data_bytes += seg->len;
 	}
+	if (core->state == MRC_CORE_SYN_SENT)
+		core->stats.early_data_bytes += seg->len;
 	mrc_core_trace(core, MRC_TRACE_TX, seg->psn, ev->plane, ev->value,
 		       seg->len, 0, retx, false);
 	mrc_snd_mark_outstanding(core);
 	return 0;
 }
 
+/* May DATA go out now? Before the SYN_ACK only the first flight. */
 static bool mrc_snd_active(const struct mrc_core *core)
 {
+	if (core->state == MRC_CORE_SYN_SENT)
+		return core->early_on;
 	return core->state == MRC_CORE_ESTABLISHED ||
 	       core->state == MRC_CORE_CLOSE_WAIT ||
 	       core->state == MRC_CORE_FIN_WAIT ||
@@ -880,6 +886,30 @@ void mrc_snd_ack_seg(struct mrc_core *core, struct mrc_seg *seg)
 	mrc_seg_free(core, seg);
 }
 
+/*
+ * An RST answered early DATA sent on EV @value after the SYN_ACK came
+ * (it beat the SYN there): what the first flight sent on that EV and is
+ * still in flight was refused, and goes out again now instead of waiting
+ * for a later SACK's gap or the RTO. No loss is charged to the EV.
+ */
+void mrc_snd_early_refused(struct mrc_core *core, u32 value)
+{
+	struct mrc_seg *seg = core->tx_list.head, *next;
+	bool any = false;
+
+	while (seg) {
+		next = seg->next;
+		if (mrc_diff(core, seg->psn, core->early_end) > 0 &&
+		    seg->tx_count == 1 && core->evs[seg->ev_idx].value == value) {
+			mrc_snd_mark_lost(core, seg, 3);
+			any = true;
+		}
+		seg = next;
+	}
+	if (any)
+		mrc_snd_push(core);
+}
+
 /* Planes in @mask died: what is in flight there goes out elsewhere. */
 void mrc_snd_plane_down(struct mrc_core *core, u32 mask)
 {
@@ -971,7 +1001,7 @@ void mrc_snd_maybe_fin(struct mrc_core *core)
 {
 	if (!core->closing || core->fin_sent || core->snd_una != core->snd_end)
 		return;
-	if (!mrc_snd_active(core))
+	if (!mrc_snd_active(core) || core->state == MRC_CORE_SYN_SENT)
 		return;
 	core->fin_sent = true;
 	mrc_snd_mark_outstanding(core);

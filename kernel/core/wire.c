@@ -94,13 +94,16 @@ static bool mrc_wire_plane_id_ok(u32 plane)
 	return plane < MRC_WIRE_MAX_PLANES;
 }
 
-/* Tokens: the SYN cannot know the receiver's; every other packet must. */
+/*
+ * Tokens: the SYN cannot know the receiver's (its dst_token is 0 or the
+ * one it proposes for early data); every other packet must.
+ */
 static int mrc_wire_check_tokens(const struct mrc_pkt *pkt)
 {
 	if (!pkt->src_token)
 		return MRC_DROP_TOKEN;
 	if (pkt->type == MRC_PKT_SYN)
-		return pkt->dst_token ? MRC_DROP_TOKEN : MRC_DROP_NONE;
+		return MRC_DROP_NONE;
 	return pkt->dst_token ? MRC_DROP_NONE : MRC_DROP_TOKEN;
 }
 

@@ -25,6 +25,10 @@ struct WorkloadCfg {
                                      // (all-reduce: the buffer reduced)
   uint32_t window = 4;               // flows a host has open at once
   uint32_t senders = 0;              // incast: hosts 1..senders (0: all)
+  // A client connects to the peer's address on plane (src + dst) mod P
+  // (else on its first plane), as a launcher spreads its rendezvous so
+  // that not every handshake and first flight of the job meets on one.
+  bool spread_connects = false;
   Time start = 10 * kUs;
 };
 
@@ -88,6 +92,10 @@ struct CoreCfg {
   // A host hands what its connections to a peer learned of the paths
   // there to its next connection to that peer (mrc_core_peer_paths).
   bool peer_paths = true;
+  // Payload a client sends before the SYN_ACK (mrc_core_cfg.early_data;
+  // 0: it waits for the handshake). A server takes the token the SYN
+  // proposes, as mrc.ko does with net.mrc.early_data.
+  uint32_t early_data = 64 * 1024;
 };
 
 struct SimCfg {

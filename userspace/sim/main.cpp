@@ -20,7 +20,8 @@ namespace {
 
 void Usage() {
   std::cerr << "usage: mrc-netsim --scenario NAME|FILE [--seed N] [--hosts H] [--planes P]\n"
-               "                  [--msg-size BYTES] [--json OUT] [--trace OUT] [--events OUT]\n"
+               "                  [--msg-size BYTES] [--early-data BYTES] [--json OUT]\n"
+               "                  [--trace OUT] [--events OUT]\n"
                "       mrc-netsim --list\n";
 }
 
@@ -38,6 +39,7 @@ struct Options {
   uint32_t hosts = 0;
   uint32_t planes = 0;
   uint64_t msg_bytes = 0;
+  std::optional<uint32_t> early_data;  // the core's first flight (0: none)
   std::string json;
   std::string trace;
   std::string events;
@@ -83,6 +85,10 @@ std::optional<Options> Parse(int argc, char** argv) {
       const auto n = Number<uint64_t>(v);
       ok = n.has_value() && *n >= 1;
       o.msg_bytes = n.value_or(0);
+    } else if (a == "--early-data") {
+      const auto n = Number<uint32_t>(v);
+      ok = n.has_value() && *n <= (16U << 20);
+      o.early_data = n;
     } else {
       std::cerr << "mrc-netsim: option \"" << a << "\" is unknown\n";
       return std::nullopt;
@@ -123,6 +129,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (opt->msg_bytes != 0) cfg->workload.msg_bytes = opt->msg_bytes;
+  if (opt->early_data) cfg->core.early_data = *opt->early_data;
   // --trace: the module's tracepoints and counters (tracer.hpp); --events:
   // the engine's raw events, the very list the digest hashes.
   std::unique_ptr<std::FILE, FileCloser> trace;

@@ -73,6 +73,8 @@ nlohmann::json ReportJson(const Sim& sim) {
                      {"rto_count", s.rto_count},
                      {"fast_retx", s.fast_retx},
                      {"tail_probes", s.tail_probes},
+                     {"early_data_bytes", s.early_data_bytes},
+                     {"early_refused", s.early_refused},
                      {"nacks_rx", s.nacks_rx},
                      {"ce_echoed", s.ce_echoed},
                      {"probes_tx", s.probes_tx},

@@ -232,6 +232,7 @@ void ReadWorkload(Obj o, WorkloadCfg& w) {
   o.Bytes("msg_bytes", w.msg_bytes, 1, 1ULL << 40);
   o.Uint("window", w.window, 1, 65536);
   o.Uint("senders", w.senders, 0, 65535);
+  o.Bool("spread_connects", w.spread_connects);
   o.Duration("start_us", w.start, kUs);
   o.Done();
 }
@@ -248,6 +249,7 @@ void ReadCore(Obj o, CoreCfg& c) {
   o.Uint("user_timeout_ms", c.user_timeout_ms, 1);
   o.Uint("target_delay_ns", c.target_delay_ns, 1);
   o.Bool("peer_paths", c.peer_paths);
+  o.Uint("early_data", c.early_data, 0, 16ULL << 20);
   o.UintList("plane_weight", c.plane_weight, 0, MRC_PLANE_WEIGHT_MAX);
   if (c.plane_weight.size() > MRC_WIRE_MAX_PLANES)
     throw BadScenario(o.Where("plane_weight") + "more than " + std::to_string(MRC_WIRE_MAX_PLANES) +

@@ -3,6 +3,7 @@
 #include "sim.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 
 #include "kinds.hpp"
@@ -57,15 +58,19 @@ void Sim::FillCfg(Endpoint& ep) {
     if (fabric_.HostPlaneUp(ep.host, p)) k.plane_up |= 1U << p;
     if (p < c.plane_weight.size()) k.plane_weight[p] = static_cast<uint16_t>(c.plane_weight[p]);
   }
+  if (ep.client) k.early_data = c.early_data;
   if (c.peer_paths) {
     // One host is one peer table: many cores share it (one thread).
     ep.peer_paths = &peer_paths_[static_cast<uint64_t>(ep.host) << 32 | ep.peer_host];
     k.peer_paths = ep.peer_paths;
   }
   if (ep.client) {
-    // The SYN goes to the peer's first plane this host can use.
-    uint32_t first = 0;
-    while (first + 1 < planes && (k.plane_up & 1U << first) == 0) first++;
+    // The SYN goes to the peer's first plane this host can use, or with
+    // spread_connects to its plane (src + dst) mod P, the first up from
+    // there.
+    uint32_t first = cfg_.workload.spread_connects ? (ep.host + ep.peer_host) % planes : 0;
+    for (uint32_t i = 0; i < planes && (k.plane_up & 1U << first) == 0; i++)
+      first = (first + 1) % planes;
     k.peer = k.planes[first];
     k.peer.addr4 = 0x0a000000U | first << 16 | ep.peer_host;
     k.has_peer = true;
@@ -106,7 +111,9 @@ void Sim::StartFlow(uint32_t fi) {
     f.failed = true;
     f.error = ENOMEM;
     EndFlow(fi);
+    return;
   }
+  if (c.cfg.early_data != 0) WakeApp(c);  // it writes before the SYN_ACK
 }
 
 // Snapshot what the flow tells, free both cores, open the host's next flow.
@@ -142,6 +149,8 @@ void Sim::EndFlow(uint32_t fi) {
       f.st.rto_count = static_cast<uint32_t>(k.rto_count);
       f.st.fast_retx = static_cast<uint32_t>(k.fast_retx);
       f.st.tail_probes = static_cast<uint32_t>(k.tail_probes);
+      f.st.early_data_bytes = static_cast<uint32_t>(k.early_data_bytes);
+      f.st.early_refused = static_cast<uint32_t>(k.early_refused);
       f.st.nacks_rx = static_cast<uint32_t>(k.nacks_rx);
       f.st.ce_echoed = static_cast<uint32_t>(k.ce_echoed);
       f.st.probes_tx = static_cast<uint32_t>(k.probes_tx);
@@ -277,7 +286,9 @@ void Sim::OnApp(uint32_t id) {
     mrc_core_rcv_space(core, ep->cfg.rcvbuf);
   }
   const auto st = mrc_core_state(core);
-  if (ep->client && !ep->closed && (st == MRC_CORE_ESTABLISHED || st == MRC_CORE_CLOSE_WAIT)) {
+  const bool early = st == MRC_CORE_SYN_SENT && ep->cfg.early_data != 0;
+  if (ep->client && !ep->closed &&
+      (st == MRC_CORE_ESTABLISHED || st == MRC_CORE_CLOSE_WAIT || early)) {
     while (ep->sent < ep->total) {
       const auto want = static_cast<uint32_t>(std::min<uint64_t>(ep->total - ep->sent, 65536));
       const int n = mrc_core_send(
@@ -316,15 +327,33 @@ void Sim::OnPacket(uint32_t id) {
                                       &pkt) == MRC_DROP_NONE) {
     if (ep->core == nullptr && !ep->client && pkt.type == MRC_PKT_SYN) {
       mrc_core_env env = ep->Env();
+      ep->cfg.token = pkt.dst_token;  // the proposal, as mrc.ko takes it
       ep->core.reset(mrc_core_create(&ep->cfg, &env));
       if (ep->core != nullptr && mrc_core_accept(ep->core.get(), &pkt, pk.plane) != 0)
         ep->core.reset();
     } else if (ep->core != nullptr &&
                (pkt.dst_token == 0 || pkt.dst_token == mrc_core_token(ep->core.get()))) {
       mrc_core_input(ep->core.get(), &pkt, pk.plane, pk.ce);
+    } else if (ep->core == nullptr && pkt.type == MRC_PKT_DATA) {
+      Reset(*ep, pkt, pk.plane);  // no connection for its token yet
     }
   }
   pool_.Put(id);
+}
+
+// The kernel demux's answer to a packet for a token it has no connection
+// for (mrc_demux_reset()): an RST with the packet's tokens swapped.
+void Sim::Reset(Endpoint& ep, const mrc_pkt& pkt, uint32_t plane) {
+  mrc_pkt rst{};
+  rst.type = MRC_PKT_RST;
+  rst.flags = pkt.flags & (MRC_F_PSN24 | MRC_F_EARLY);
+  rst.dst_token = pkt.src_token;
+  rst.src_token = pkt.dst_token;
+  rst.ev = pkt.ev;
+  rst.rst_reason = ECONNRESET;
+  std::array<uint8_t, sizeof(mrc_hdr) + sizeof(mrc_rst)> buf{};
+  const uint32_t len = mrc_wire_build(&rst, buf.data(), buf.size());
+  if (len != 0) Xmit(ep, plane, pkt.ev, buf.data(), len, nullptr, 0);
 }
 
 // What a switch left of a DATA packet: the receiving core NACKs it, as

@@ -19,6 +19,8 @@
 #include "fabric.hpp"
 #include "packet.hpp"
 
+struct mrc_pkt;
+
 namespace mrc_sim {
 
 class Tracer;
@@ -29,6 +31,8 @@ struct FlowStats {
   uint32_t rto_count = 0;
   uint32_t fast_retx = 0;
   uint32_t tail_probes = 0;
+  uint32_t early_data_bytes = 0;  // sent before the SYN_ACK
+  uint32_t early_refused = 0;     // RSTs: early DATA that beat the SYN
   uint32_t nacks_rx = 0;
   uint32_t ce_echoed = 0;
   uint32_t probes_tx = 0;
@@ -126,6 +130,7 @@ class Sim {
   void OnTxReady(uint32_t ep, Time t);
   void OnPacket(uint32_t pkt);
   static void OnTrimmed(Endpoint& ep, const Packet& pk);
+  void Reset(Endpoint& ep, const mrc_pkt& pkt, uint32_t plane);
   void OnAction(uint32_t idx);
   void StartFlow(uint32_t f);
   void EndFlow(uint32_t f);

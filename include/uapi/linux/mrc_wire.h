@@ -37,13 +37,17 @@ enum mrc_pkt_type {
 #define MRC_F_EOM	0x04	/* DATA: last segment of a message */
 #define MRC_F_ACK_NOW	0x08	/* DATA: ask for an immediate SACK */
 #define MRC_F_RETX	0x10	/* DATA: a retransmission */
+#define MRC_F_EARLY	0x20	/* DATA: first flight, before the SYN_ACK;
+				 * RST: the answer to such DATA
+				 */
 
 /*
  * struct mrc_hdr - common header of every packet (16 bytes).
  * @ver_type:	version << 4 | enum mrc_pkt_type
  * @flags:	MRC_F_*
  * @body_len:	bytes after this header (body + payload)
- * @dst_token:	the receiver's connection token; 0 only in SYN
+ * @dst_token:	the receiver's connection token; in a SYN, 0 or the token
+ *		the client proposes for the server (early data)
  * @src_token:	the sender's connection token
  * @ev:		entropy value this packet was sent with (its UDP source port)
  */

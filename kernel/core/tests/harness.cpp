@@ -263,7 +263,8 @@ void Endpoint::ExpectNoHandles() {
 void Endpoint::Pump() {
   if (core == nullptr || closed) return;
   const auto st = mrc_core_state(core);
-  if (st != MRC_CORE_ESTABLISHED && st != MRC_CORE_CLOSE_WAIT) return;
+  const bool early = st == MRC_CORE_SYN_SENT && cfg.early_data != 0;
+  if (st != MRC_CORE_ESTABLISHED && st != MRC_CORE_CLOSE_WAIT && !early) return;
   while (sent < to_send) {
     size_t want = to_send - sent;
     uint32_t flags = 0;
@@ -362,14 +363,17 @@ void Net::Deliver(const Flight& f) {
       return;
     }
     if (dst.core == nullptr) {
+      dst.cfg.token = server_takes_token ? pkt.dst_token : 0;
       dst.core = mrc_core_create(&dst.cfg, &envs_[1]);
       ASSERT_NE(dst.core, nullptr);
       ASSERT_EQ(mrc_core_accept(dst.core, &pkt, f.plane), 0);
       return;
     }
   }
-  if (dst.core == nullptr) return;
-  if (pkt.dst_token != 0 && pkt.dst_token != mrc_core_token(dst.core)) return;
+  if (dst.core == nullptr || (pkt.dst_token != 0 && pkt.dst_token != mrc_core_token(dst.core))) {
+    ResetUnknown(f, pkt);
+    return;
+  }
   if (dst.zero_copy && pkt.type == MRC_PKT_DATA) {
     // The packet as a handle; no pointer to its bytes, so a core that
     // copied instead of taking it would fail.
@@ -386,6 +390,24 @@ void Net::Deliver(const Flight& f) {
 }
 
 // `first` and every packet due for the same endpoint at the same time.
+// What mrc.ko answers to DATA for a token it has no connection for
+// (mrc_demux_reset()): an RST with the tokens swapped.
+void Net::ResetUnknown(const Flight& f, const mrc_pkt& pkt) {
+  if (pkt.type != MRC_PKT_DATA) return;
+  mrc_pkt rst{};
+  rst.type = MRC_PKT_RST;
+  rst.flags = pkt.flags & (MRC_F_PSN24 | MRC_F_EARLY);
+  rst.dst_token = pkt.src_token;
+  rst.src_token = pkt.dst_token;
+  rst.ev = pkt.ev;
+  rst.rst_reason = ECONNRESET;
+  std::array<uint8_t, 64> buf{};
+  const uint32_t n = mrc_wire_build(&rst, buf.data(), static_cast<uint32_t>(buf.size()));
+  ASSERT_NE(n, 0U);
+  Enqueue(1 - f.to, f.plane, false, Bytes(buf.begin(), buf.begin() + n),
+          planes.at(f.plane).delay_us);
+}
+
 void Net::DeliverBatch(const Flight& first, uint64_t at) {
   Endpoint& dst = first.to == 0 ? a : b;
   mrc_core* core = dst.core;

@@ -235,8 +235,9 @@ class Net {
   std::mt19937_64 rng_;
   Endpoint a;
   Endpoint b;
-  bool server_listening = true;  // else SYNs are refused with RST
-  bool server_silent = false;    // SYNs vanish (nobody there)
+  bool server_listening = true;    // else SYNs are refused with RST
+  bool server_silent = false;      // SYNs vanish (nobody there)
+  bool server_takes_token = true;  // the server's token is the SYN's proposal
   // Return true to drop the packet (from endpoint `from`).
   std::function<bool(int from, uint32_t plane, const mrc_pkt& pkt)> filter;
   uint64_t delivered = 0, dropped = 0, duplicated = 0;
@@ -280,6 +281,7 @@ class Net {
     a.core = mrc_core_create(&a.cfg, &envs_[0]);
     ASSERT_NE(a.core, nullptr);
     ASSERT_EQ(mrc_core_connect(a.core), 0);
+    if (a.cfg.early_data != 0) a.Pump();  // the first flight
   }
 
   void Xmit(int from, uint32_t plane, uint32_t ev, const void* hdr, uint32_t hdr_len,
@@ -313,6 +315,7 @@ class Net {
   void Deliver(const Flight& f);
   void DeliverBatch(const Flight& first, uint64_t at);
   void Enqueue(int to, uint32_t plane, bool ce, Bytes bytes, uint64_t delay);
+  void ResetUnknown(const Flight& f, const mrc_pkt& pkt);
 
   std::array<mrc_core_env, 2> envs_{mrc_core_env{&Endpoint::kOps, &a},
                                     mrc_core_env{&Endpoint::kOps, &b}};

@@ -486,15 +486,23 @@ TEST_P(WireType, ZeroSourceTokenIsDropped) {
 }
 
 // SYN alone cannot know the receiver's token; everything else must carry it.
-TEST_P(WireType, DestinationTokenOnlyZeroInSyn) {
-  mrc_pkt pkt = Sample(type());
-  Bytes bytes = BuildOk(pkt);
-  const uint8_t flipped = type() == MRC_PKT_SYN ? 0x01 : 0x00;
-  std::memset(&bytes[offsetof(mrc_hdr, dst_token)], 0, sizeof(mrc_hdr::dst_token));
-  bytes[offsetof(mrc_hdr, dst_token) + 3] = flipped;
-  EXPECT_EQ(Name(MRC_DROP_TOKEN), ParseReason(bytes));
-  pkt.dst_token = flipped;
-  EXPECT_TRUE(Build(pkt).empty());
+// Every packet but a SYN names its receiver; a SYN's dst_token is 0 or the
+// token it proposes for the server (early data): either is fine.
+TEST_P(WireType, DestinationTokenZeroOnlyInSyn) {
+  for (const uint32_t token : {0U, 1U}) {
+    mrc_pkt pkt = Sample(type());
+    Bytes bytes = BuildOk(pkt);
+    std::memset(&bytes[offsetof(mrc_hdr, dst_token)], 0, sizeof(mrc_hdr::dst_token));
+    bytes[offsetof(mrc_hdr, dst_token) + 3] = static_cast<uint8_t>(token);
+    pkt.dst_token = token;
+    if (type() == MRC_PKT_SYN || token != 0) {
+      EXPECT_EQ(Name(MRC_DROP_NONE), ParseReason(bytes)) << token;
+      EXPECT_FALSE(Build(pkt).empty()) << token;
+    } else {
+      EXPECT_EQ(Name(MRC_DROP_TOKEN), ParseReason(bytes));
+      EXPECT_TRUE(Build(pkt).empty());
+    }
+  }
 }
 
 TEST_P(WireType, WrongVersionIsDropped) {
@@ -1002,13 +1010,17 @@ Bytes MutatedPacket(std::mt19937& rng) {
   Bytes bytes = BuildOk(Sample(type));
   const auto mutations = static_cast<unsigned>(1 + rng() % 3);
   for (unsigned m = 0; m < mutations; m++) {
-    switch (rng() % 4) {
+    switch (rng() % 5) {
       case 0:
       case 1:
         bytes[rng() % bytes.size()] = static_cast<uint8_t>(rng());
         break;
       case 2:
         bytes.resize(std::max<size_t>(1, rng() % (bytes.size() + 1)));
+        break;
+      case 3:  // a token zeroed: dst_token or src_token
+        if (bytes.size() >= kHdr)
+          std::memset(&bytes[offsetof(mrc_hdr, dst_token) + 4 * (rng() % 2)], 0, 4);
         break;
       default:
         bytes.resize(bytes.size() + 1 + rng() % 48, static_cast<uint8_t>(rng()));
