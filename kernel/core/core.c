@@ -455,6 +455,7 @@ static int mrc_core_learn_peer(struct mrc_core *core, const struct mrc_pkt *p)
 	mrc_path_init(core, core->common_mask);
 	mrc_core_update_usable(core);
 	mrc_peer_seed_apply(core);
+	core->peer_learned = true;
 	return 0;
 }
 
@@ -462,10 +463,11 @@ static int mrc_core_learn_peer(struct mrc_core *core, const struct mrc_pkt *p)
  * Ready the first flight. Until the SYN_ACK names the peer's planes, we
  * know its address on the SYN's plane only: DATA goes there, within that
  * plane's initial window and the early-data budget (the peer's window
- * for now). A peer known from earlier connections (the seed) has its
- * planes as then, so the EVs take the planes they will have and its bad
- * EVs are avoided from the first packet; for an unknown one every EV is
- * the SYN's plane's until the SYN_ACK deals them out.
+ * for now). The EVs take the planes they will most likely have, so that
+ * the SYN_ACK seldom moves one that is in flight: a peer known from
+ * earlier connections (the seed) has its planes as then, and its bad EVs
+ * are avoided from the first packet; an unknown one is taken to have
+ * ours, as the hosts of one fabric do.
  */
 static void mrc_core_early_start(struct mrc_core *core)
 {
@@ -484,9 +486,10 @@ static void mrc_core_early_start(struct mrc_core *core)
 		core->usable = core->common_mask & core->local_up;
 		mrc_peer_seed_apply(core);
 	} else {
-		core->common_mask = syn_bit;
+		core->common_mask = core->our_mask;
 		mrc_ev_assign_planes(core);
 	}
+	/* the connection's whole initial window, on the one plane it has */
 	mrc_path_init(core, syn_bit);
 	mrc_core_update_usable(core);
 }

@@ -281,6 +281,7 @@ struct mrc_core {
 	u32			early_bytes;
 	bool			early_refused;
 	u32			early_end;	/* snd_nxt at the SYN_ACK */
+	bool			peer_learned;	/* its SYN or SYN_ACK came */
 	u16			local_port;
 	u16			peer_port;
 	u32			mss;		/* our segment size */

@@ -122,7 +122,7 @@ void mrc_core_peer_paths_learn_ev(const struct mrc_core *core,
 {
 	u64 bit = 1ull << (idx % 64);
 
-	if (idx >= core->nevs || !core->common_mask || !core->evs)
+	if (idx >= core->nevs || !core->peer_learned || !core->evs)
 		return;
 	if (mrc_peer_paths_ours(core, pp, idx) &&
 	    !(pp->bad[idx / 64] & bit) == !mrc_peer_ev_bad(&core->evs[idx]))
@@ -135,8 +135,11 @@ void mrc_core_peer_paths_learn(const struct mrc_core *core,
 {
 	u32 i;
 
-	/* before the handshake, the EVs have no planes yet */
-	if (!core->common_mask || !core->evs)
+	/*
+	 * Before the handshake the EVs have no planes yet, or (early data)
+	 * only the ones we took the peer to have.
+	 */
+	if (!core->peer_learned || !core->evs)
 		return;
 	pp->nevs = core->nevs;
 	pp->planes = core->common_mask;

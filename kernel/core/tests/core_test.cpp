@@ -250,8 +250,11 @@ TEST(CoreEarly, FirstFlightArrivesBeforeTheSynAck) {
   net.a.cfg.early_data = 64 * 1024;
   net.a.to_send = 12000;
   uint32_t proposed = 0;
-  net.filter = [&](int from, uint32_t, const mrc_pkt& p) {
+  std::set<uint32_t> early_planes;
+  net.filter = [&](int from, uint32_t plane, const mrc_pkt& p) {
     if (from == 0 && p.type == MRC_PKT_SYN) proposed = p.dst_token;
+    if (from == 0 && p.type == MRC_PKT_DATA && (p.flags & MRC_F_EARLY) != 0)
+      early_planes.insert(plane);
     return false;
   };
   const uint64_t start = net.now;
@@ -267,7 +270,9 @@ TEST(CoreEarly, FirstFlightArrivesBeforeTheSynAck) {
   EXPECT_EQ(mrc_core_token(net.b.core), proposed);
   ASSERT_TRUE(net.RunUntil([&] { return net.Established(); }, net.now + kSec));
   EXPECT_EQ(mrc_core_peer_token(net.a.core), proposed);
-  // Before the SYN_ACK every EV was the SYN's plane's; now they are spread.
+  // The first flight took the SYN's plane, the one peer address known;
+  // the EVs were dealt over our planes, which the SYN_ACK confirmed.
+  EXPECT_EQ(early_planes, std::set<uint32_t>{0});
   std::set<uint32_t> planes;
   for (uint32_t i = 0; i < mrc_core_ev_count(net.a.core); i++) planes.insert(net.a.Ev(i).plane);
   EXPECT_EQ(planes.size(), 4U);

@@ -60,6 +60,46 @@ void LearnDeadPaths(mrc_core_peer_paths& pp, DeadPaths& dp, std::set<Path>& lear
   dp.lost.clear();
 }
 
+// Early data to a known peer: the first flight, sent before the SYN_ACK,
+// already keeps off the EVs an earlier connection found dead; and a
+// connection that never got its SYN_ACK teaches the table nothing.
+TEST(CorePeerPaths, FirstFlightAvoidsWhatAnEarlierConnectionLearned) {
+  mrc_core_peer_paths pp{};
+  DeadPaths dp;
+  std::set<Path> learned;
+  LearnDeadPaths(pp, dp, learned);
+
+  Net net;
+  net.Setup(2);
+  net.a.cfg.peer_paths = &pp;
+  net.a.cfg.early_data = 64 * 1024;
+  net.a.to_send = 12000;
+  dp.learned = &learned;
+  dp.Install(net);
+  uint64_t early_pkts = 0;
+  auto dead_filter = net.filter;
+  net.filter = [&](int from, uint32_t plane, const mrc_pkt& p) {
+    if (from == 0 && p.type == MRC_PKT_DATA && (p.flags & MRC_F_EARLY) != 0) early_pkts++;
+    return dead_filter(from, plane, p);
+  };
+  net.Connect();
+  ASSERT_TRUE(net.RunUntil([&] { return net.b.rx.size() == 12000; }, net.now + kSec));
+  EXPECT_GE(early_pkts, 8U);
+  EXPECT_EQ(dp.lost_learned[MRC_PKT_DATA], 0U) << "DATA into a path known dead";
+  EXPECT_EQ(net.b.rx, Pattern(net.a.seed, 12000));
+
+  Net refused;
+  refused.Setup(2);
+  refused.server_listening = false;
+  refused.a.cfg.early_data = 64 * 1024;
+  refused.a.to_send = 12000;
+  refused.Connect();
+  ASSERT_TRUE(refused.RunUntil([&] { return refused.a.error != 0; }, refused.now + kSec));
+  const mrc_core_peer_paths before = pp;
+  mrc_core_peer_paths_learn(refused.a.core, &pp);
+  EXPECT_EQ(std::memcmp(&before, &pp, sizeof(pp)), 0);
+}
+
 TEST(CorePeerPaths, LearnRecordsValuesPlanesAndBadEvs) {
   Net net;
   net.Setup(2);
