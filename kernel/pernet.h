@@ -26,6 +26,17 @@ extern int mrc_family;
 struct mrc_plane;
 
 /*
+ * net.mrc.early_data, as net.ipv4.tcp_fastopen: a client's first flight
+ * of data follows its SYN (CONNECT: up to MRC_EARLY_DATA_BYTES, when the
+ * socket sends before the handshake is done: MSG_FASTOPEN or a send()
+ * after a non-blocking connect()); a listener takes the token a SYN
+ * proposes, so that its early data finds the new connection (ACCEPT).
+ */
+#define MRC_EARLY_DATA_CONNECT	0x1
+#define MRC_EARLY_DATA_ACCEPT	0x2
+#define MRC_EARLY_DATA_BYTES	(64 * 1024)
+
+/*
  * struct mrc_net - per network namespace state.
  * @net:	the namespace
  * @lock:	serialises every control-plane change of this netns: planes[],
@@ -68,6 +79,7 @@ struct mrc_net {
 	struct ctl_table_header		*sysctl;
 	/* peer hosts and their paths (conn/peer.h says the rules) */
 	int				peer_paths;	/* net.mrc.peer_paths */
+	int				early_data;	/* MRC_EARLY_DATA_* */
 	spinlock_t			peers_lock;
 	struct hlist_head		peers[1 << MRC_PEER_HASH_BITS];
 	struct list_head		peer_list;

@@ -125,6 +125,21 @@ shape_all delay 500us 500us
 pollrace 1000 "non-blocking connect: epoll hears of every completion"
 unshape_all
 
+# Data in the first flight (mrc_fastopen.c): with 5 ms a plane, the first
+# bytes of sendto(MSG_FASTOPEN) and of a send() after a non-blocking
+# connect() leave before the SYN_ACK is back, and none with
+# net.mrc.early_data off; every byte arrives once.
+fastopen() {
+	local out rc
+	out=$(topo_exec a env MRC_PEER_NS="$(topo_ns b)" MRC_PEER_ADDR=$PEER \
+		"$build/selftests/mrc_fastopen" 2>&1)
+	rc=$?
+	if [ "$rc" = 0 ]; then mrc_lib_ok "$1: $out"; else mrc_lib_fail "$1" "$out"; fi
+}
+shape_all delay 5ms
+fastopen "data in the first flight: before the SYN_ACK, off by sysctl"
+unshape_all
+
 # Control packets go ahead of queued data where the qdisc honours
 # priority (kernel/conn/udp.c): under a prio qdisc on plane 0, the
 # receiver's SACKs leave by band 0 (TC_PRIO_CONTROL) and the sender's

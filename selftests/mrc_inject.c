@@ -862,12 +862,15 @@ static void mode_token(struct inj *in, bool rst_only)
 			send_pkt(in, len, R_TOKEN);
 			break;
 		default:
+			/*
+			 * RST: from the target's own token to itself. SYN:
+			 * with no token of its own (its dst_token may be
+			 * anything: the token it proposes for early data).
+			 */
 			len = build(in, rst_only ? MRC_PKT_RST : MRC_PKT_SYN,
 				    in->dst_token, in->src_token, 0);
-			/* RST: from the target's own token to itself */
-			if (rst_only)
-				((struct mrc_hdr *)in->pkt)->src_token =
-					htonl(in->dst_token);
+			((struct mrc_hdr *)in->pkt)->src_token =
+				rst_only ? htonl(in->dst_token) : 0;
 			send_pkt(in, len, R_TOKEN);
 			break;
 		}

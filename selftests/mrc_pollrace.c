@@ -32,51 +32,6 @@
 #define PORT 7700
 #define CONFIRM_MS 1000
 
-static struct sockaddr_mrc addr_of(int family, const char *ip)
-{
-	struct sockaddr_mrc a = { .mrc_family = family,
-				  .mrc_port = htons(PORT),
-				  .mrc_addr_family = AF_INET };
-
-	if (ip)
-		inet_pton(AF_INET, ip, &a.mrc_addr4);
-	return a;
-}
-
-/* Accept and close @n connections in the peer's netns; the pid once it listens. */
-static pid_t start_server(int family, int n)
-{
-	struct sockaddr_mrc any = addr_of(family, NULL);
-	int ready[2], fd, c;
-	char b = 0;
-	pid_t pid;
-
-	if (pipe(ready))
-		return -1;
-	pid = fork();
-	if (pid) {
-		close(ready[1]);
-		if (pid > 0 && read(ready[0], &b, 1) != 1)
-			pid = -1;
-		close(ready[0]);
-		return pid;
-	}
-	alarm(120 * mrc_lib_time_scale());
-	if (mrc_lib_enter_peer_ns())
-		_exit(10);
-	fd = socket(family, SOCK_STREAM, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&any, sizeof(any)) || listen(fd, 64) ||
-	    write(ready[1], &b, 1) != 1)
-		_exit(11);
-	while (n--) {
-		c = accept(fd, NULL, NULL);
-		if (c < 0)
-			_exit(12);
-		close(c);
-	}
-	_exit(0);
-}
-
 /*
  * One connect; its epoll cycles are added to *@cycles. Return 0 when epoll
  * reported it, 1 when it lost its wake-up, -1 when the connect failed.
@@ -123,8 +78,7 @@ out:
 int main(int argc, char **argv)
 {
 	int family = mrc_lib_family(), n = argc > 1 ? atoi(argv[1]) : 0;
-	struct sockaddr_mrc peer = addr_of(family, getenv("MRC_PEER_ADDR") ?:
-					   "10.100.0.2");
+	struct sockaddr_mrc peer = mrc_lib_peer_addr(family, PORT);
 	int ep, i, r, missed = 0, failed = 0, status = 0;
 	long cycles = 0;
 	pid_t srv;
@@ -134,7 +88,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	ep = epoll_create1(0);
-	srv = start_server(family, n);
+	srv = mrc_lib_fork_server(family, SOCK_STREAM, PORT, 0, n, 120, NULL);
 	if (ep < 0 || srv < 0) {
 		fprintf(stderr, "mrc_pollrace: no epoll set or server\n");
 		return 2;

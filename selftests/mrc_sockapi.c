@@ -41,13 +41,7 @@
 
 static struct sockaddr_mrc peer_addr(int family, int port)
 {
-	struct sockaddr_mrc a = { .mrc_family = family,
-				  .mrc_port = htons(port),
-				  .mrc_addr_family = AF_INET };
-	const char *ip = getenv("MRC_PEER_ADDR");
-
-	inet_pton(AF_INET, ip ? ip : "10.100.0.2", &a.mrc_addr4);
-	return a;
+	return mrc_lib_peer_addr(family, port);
 }
 
 /* Byte @off of the test stream. */
@@ -67,43 +61,8 @@ static int server_rcvbuf;
 static pid_t start_server(int family, int type, int port, int count,
 			  int (*serve)(int fd))
 {
-	struct sockaddr_mrc any = { .mrc_family = family,
-				    .mrc_port = htons(port),
-				    .mrc_addr_family = AF_INET };
-	int ready[2], fd, c, rc = 0;
-	char b = 0;
-	pid_t pid;
-
-	if (pipe(ready))
-		return -1;
-	pid = fork();
-	if (pid)
-		goto parent;
-	alarm(60 * mrc_lib_time_scale());
-	if (mrc_lib_enter_peer_ns())
-		_exit(10);
-	fd = socket(family, type, 0);
-	if (fd < 0 || (server_rcvbuf &&
-		       setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &server_rcvbuf,
-				  sizeof(server_rcvbuf))) ||
-	    bind(fd, (struct sockaddr *)&any, sizeof(any)) || listen(fd, 8))
-		_exit(11);
-	if (write(ready[1], &b, 1) != 1)
-		_exit(12);
-	while (count--) {
-		c = accept(fd, NULL, NULL);
-		if (c < 0)
-			_exit(13);
-		rc |= serve ? serve(c) : 0;
-		close(c);
-	}
-	_exit(rc ? 14 : 0);
-parent:
-	close(ready[1]);
-	if (pid < 0 || read(ready[0], &b, 1) != 1)
-		pid = -1;
-	close(ready[0]);
-	return pid;
+	return mrc_lib_fork_server(family, type, port, server_rcvbuf, count,
+				   60, serve);
 }
 
 static int server_status(pid_t pid)

@@ -97,7 +97,10 @@ struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
 	seed = mrc_peer_seed(mn, conn->peer);
 	cfg->peer_paths = seed;
 
-	/* A 32-bit random token collides rarely; then draw another. */
+	/*
+	 * A 32-bit random token collides rarely; then draw another. So does
+	 * cfg->token, the one a client proposed for its early data.
+	 */
 	for (tries = 0; tries < 4; tries++) {
 		conn->core = mrc_core_create(cfg, &conn->env);
 		if (!conn->core)
@@ -107,6 +110,7 @@ struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
 			break;
 		mrc_core_destroy(conn->core);
 		conn->core = NULL;
+		cfg->token = 0;	/* a proposed one is taken: draw one */
 	}
 	cfg->peer_paths = NULL;
 	kfree(seed);

@@ -100,13 +100,6 @@ static void mrc_demux_reset(struct mrc_net *mn, struct mrc_plane *pl,
 		.id = pl->id,
 		.udp_port = ntohs(udp_hdr(skb)->dest),
 	};
-	struct mrc_pkt rst = {
-		.type = MRC_PKT_RST,
-		.dst_token = pkt->src_token,
-		.src_token = pkt->dst_token,
-		.ev = pkt->ev,
-		.rst_reason = ECONNRESET,
-	};
 	u8 buf[sizeof(struct mrc_hdr) + sizeof(struct mrc_rst)];
 	u32 len;
 
@@ -120,7 +113,7 @@ static void mrc_demux_reset(struct mrc_net *mn, struct mrc_plane *pl,
 		peer.flags = MRC_PLANE_F_V6;
 		memcpy(peer.addr6, &ipv6_hdr(skb)->saddr, sizeof(peer.addr6));
 	}
-	len = mrc_wire_build(&rst, buf, sizeof(buf));
+	len = mrc_wire_build_reset(pkt, buf, sizeof(buf));
 	if (len && !mrc_udp_xmit(mn, pl->id, &peer, pkt->ev, buf, len,
 				 NULL, 0))
 		mrc_mib_inc(mn->net, MRC_MIB_TXRSTNOCONN);

@@ -74,8 +74,9 @@ void mrc_mem_seq_show(struct seq_file *seq, struct mrc_net *mn)
 	seq_printf(seq, "MemRefused %ld\n", atomic_long_read(&mn->mem_refused));
 }
 
-/* net.mrc's sysctls; peer_paths is conn/peer.h's switch, kept here so
- * that the netns has one table.
+/* net.mrc's sysctls; peer_paths is conn/peer.h's switch and early_data
+ * sock/sock.h's (MRC_EARLY_DATA_*), kept here so that the netns has one
+ * table.
  */
 static const struct ctl_table mrc_mem_sysctl[] = {
 	{
@@ -92,6 +93,14 @@ static const struct ctl_table mrc_mem_sysctl[] = {
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
+	{
+		.procname	= "early_data",
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_THREE,
+	},
 	{ }
 };
 
@@ -102,11 +111,13 @@ int mrc_mem_net_init(struct mrc_net *mn)
 	atomic_long_set(&mn->mem, 0);
 	atomic_long_set(&mn->mem_refused, 0);
 	mn->mem_max = (totalram_pages() << PAGE_SHIFT) / 2;
+	mn->early_data = MRC_EARLY_DATA_CONNECT | MRC_EARLY_DATA_ACCEPT;
 	table = kmemdup(mrc_mem_sysctl, sizeof(mrc_mem_sysctl), GFP_KERNEL);
 	if (!table)
 		return -ENOMEM;
 	table[0].data = &mn->mem_max;
 	table[1].data = &mn->peer_paths;
+	table[2].data = &mn->early_data;
 	mn->sysctl = register_net_sysctl(mn->net, "net/mrc", table);
 	if (!mn->sysctl) {
 		kfree(table);

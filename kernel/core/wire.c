@@ -507,6 +507,20 @@ static void mrc_wire_put_body(const struct mrc_pkt *pkt, u8 *b)
 	}
 }
 
+u32 mrc_wire_build_reset(const struct mrc_pkt *pkt, void *buf, u32 buflen)
+{
+	struct mrc_pkt rst = {
+		.type = MRC_PKT_RST,
+		.flags = pkt->flags & (MRC_F_PSN24 | MRC_F_EARLY),
+		.dst_token = pkt->src_token,
+		.src_token = pkt->dst_token,
+		.ev = pkt->ev,
+		.rst_reason = ECONNRESET,
+	};
+
+	return mrc_wire_build(&rst, buf, buflen);
+}
+
 u32 mrc_wire_build(const struct mrc_pkt *pkt, void *buf, u32 buflen)
 {
 	u32 body_len, len, nplanes = 0;

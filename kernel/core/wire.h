@@ -157,6 +157,15 @@ int mrc_wire_parse_trimmed(const void *buf, u32 len, struct mrc_pkt *pkt);
  */
 u32 mrc_wire_build(const struct mrc_pkt *pkt, void *buf, u32 buflen);
 
+/*
+ * mrc_wire_build_reset - encode into @buf the RST a host answers @pkt
+ * with when no connection has its dst_token: the tokens swapped (only
+ * the sender accepts it), its EV, and MRC_F_EARLY echoed (early DATA that
+ * beat its SYN: the client waits for the SYN's answer).
+ * Return: as mrc_wire_build().
+ */
+u32 mrc_wire_build_reset(const struct mrc_pkt *pkt, void *buf, u32 buflen);
+
 /* PSN arithmetic modulo 2^24 or 2^32 (serial number comparison). */
 static inline u32 mrc_psn_mask(bool psn24)
 {

@@ -52,6 +52,8 @@ static const struct mrc_nl_stat mrc_conn_stats[] = {
 	MRC_STAT("RtoCount", rto_count),
 	MRC_STAT("FastRetx", fast_retx),
 	MRC_STAT("TailProbes", tail_probes),
+	MRC_STAT("EarlyDataBytes", early_data_bytes),
+	MRC_STAT("EarlyRefused", early_refused),
 	MRC_STAT("EvStateChanges", ev_state_changes),
 	MRC_STAT("LongestStallUs", longest_stall_us),
 };

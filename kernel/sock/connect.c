@@ -186,6 +186,11 @@ static int mrc_connect_start(struct sock *sk, const struct sockaddr_mrc *addr)
 	cfg->peer.id = cfg->planes[i].id;
 	cfg->peer.udp_port = cfg->planes[i].udp_port;
 	cfg->peer_port = ntohs(addr->mrc_port);
+	/* Not with a TCP fallback armed: what went early would be MRC's. */
+	if ((READ_ONCE(mn->early_data) & MRC_EARLY_DATA_CONNECT) &&
+	    !(msk->connect_tcp && msk->connect_tcp->ms))
+		cfg->early_data = min_t(u32, MRC_EARLY_DATA_BYTES,
+					cfg->sndbuf);
 
 	err = -ENOMEM;
 	conn = mrc_conn_create(mn, sk, cfg, &cfg->peer, false);

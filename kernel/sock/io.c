@@ -72,10 +72,11 @@ static u32 mrc_sock_send_space(struct sock *sk, u32 need)
 	return space;
 }
 
+/* In SYN_SENT the core has room only for early data (net.mrc.early_data). */
 static bool mrc_sock_send_ready(struct sock *sk)
 {
 	return sk->sk_err || (sk->sk_shutdown & SEND_SHUTDOWN) ||
-	       (sk->sk_state != TCP_SYN_SENT && sk->sk_state != TCP_SYN_RECV &&
+	       (sk->sk_state != TCP_SYN_RECV &&
 		mrc_sock_send_space(sk, mrc_sk(sk)->send_need));
 }
 
@@ -270,6 +271,26 @@ static int mrc_sock_send_bytes(struct sock *sk, struct msghdr *msg,
 	return err;
 }
 
+/*
+ * sendto(MSG_FASTOPEN) on an unconnected stream socket, as TCP's: connect
+ * to msg_name without waiting, so that what the call sends goes out right
+ * behind the SYN (net.mrc.early_data; else it waits for the handshake).
+ * On a socket already connecting or connected the flag is ignored.
+ */
+static int mrc_sock_fastopen(struct socket *sock, struct msghdr *msg)
+{
+	int err;
+
+	if (sock->type != SOCK_STREAM)
+		return -EOPNOTSUPP;
+	if (sock->state != SS_UNCONNECTED)
+		return 0;
+	if (!msg->msg_name)
+		return -EDESTADDRREQ;
+	err = mrc_connect(sock, msg->msg_name, msg->msg_namelen, O_NONBLOCK);
+	return err == -EINPROGRESS ? 0 : err;
+}
+
 int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 {
 	struct socket *tsock = mrc_tcp_sock(sock->sk);
@@ -290,8 +311,13 @@ int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	 */
 	if (msg->msg_flags & ~(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_EOR |
 			       MSG_MORE | MSG_WAITALL | MSG_SENDPAGE_NOTLAST |
-			       MSG_ZEROCOPY))
+			       MSG_ZEROCOPY | MSG_FASTOPEN))
 		return -EOPNOTSUPP;
+	if (msg->msg_flags & MSG_FASTOPEN) {
+		err = mrc_sock_fastopen(sock, msg);
+		if (err)
+			return err;
+	}
 	if (len > INT_MAX)
 		len = INT_MAX;
 	lock_sock(sk);

@@ -161,6 +161,9 @@ static void mrc_listen_refuse(struct mrc_net *mn, u32 plane,
 
 	if (!__ratelimit(&mn->rst_limit))
 		return;
+	/* never the proposed token: the client would take it for early data's */
+	if (rst.src_token == syn->dst_token)
+		rst.src_token ^= 2;
 	len = mrc_wire_build(&rst, buf, sizeof(buf));
 	for (i = 0; i < syn->syn.nplanes && len; i++)
 		if (syn->syn.planes[i].id == plane)
@@ -347,6 +350,9 @@ static int mrc_listen_child(struct mrc_net *mn, struct sock *parent,
 	if (mrc_sock_core_cfg(child, cfg))
 		goto out;
 	cfg->peer_port = syn->syn.src_port;
+	/* the token the client's early data is sent to (if free here) */
+	if (READ_ONCE(mn->early_data) & MRC_EARLY_DATA_ACCEPT)
+		cfg->token = syn->dst_token;
 
 	conn = mrc_conn_create(mn, child, cfg, mrc_listen_syn_addr(syn, plane),
 			       true);

@@ -377,6 +377,8 @@ static void mrc_conn_info_fill(struct mrc_conn *conn,
 		info->dup_pkts = st.dup_pkts;
 		info->rto_count = st.rto_count;
 		info->longest_stall_us = st.longest_stall_us;
+		info->early_data_bytes = st.early_data_bytes;
+		info->early_refused = st.early_refused;
 	}
 	spin_unlock_bh(&conn->lock);
 }

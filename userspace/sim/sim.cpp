@@ -344,15 +344,8 @@ void Sim::OnPacket(uint32_t id) {
 // The kernel demux's answer to a packet for a token it has no connection
 // for (mrc_demux_reset()): an RST with the packet's tokens swapped.
 void Sim::Reset(Endpoint& ep, const mrc_pkt& pkt, uint32_t plane) {
-  mrc_pkt rst{};
-  rst.type = MRC_PKT_RST;
-  rst.flags = pkt.flags & (MRC_F_PSN24 | MRC_F_EARLY);
-  rst.dst_token = pkt.src_token;
-  rst.src_token = pkt.dst_token;
-  rst.ev = pkt.ev;
-  rst.rst_reason = ECONNRESET;
   std::array<uint8_t, sizeof(mrc_hdr) + sizeof(mrc_rst)> buf{};
-  const uint32_t len = mrc_wire_build(&rst, buf.data(), buf.size());
+  const uint32_t len = mrc_wire_build_reset(&pkt, buf.data(), buf.size());
   if (len != 0) Xmit(ep, plane, pkt.ev, buf.data(), len, nullptr, 0);
 }
 

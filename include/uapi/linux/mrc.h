@@ -98,6 +98,8 @@ struct mrc_conn_info {
 	__u64	dup_pkts;
 	__u64	rto_count;
 	__u64	longest_stall_us;
+	__u64	early_data_bytes;	/* sent before the SYN_ACK */
+	__u64	early_refused;	/* of those, answered "no connection yet" */
 };
 
 /*

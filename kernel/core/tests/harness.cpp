@@ -394,15 +394,8 @@ void Net::Deliver(const Flight& f) {
 // (mrc_demux_reset()): an RST with the tokens swapped.
 void Net::ResetUnknown(const Flight& f, const mrc_pkt& pkt) {
   if (pkt.type != MRC_PKT_DATA) return;
-  mrc_pkt rst{};
-  rst.type = MRC_PKT_RST;
-  rst.flags = pkt.flags & (MRC_F_PSN24 | MRC_F_EARLY);
-  rst.dst_token = pkt.src_token;
-  rst.src_token = pkt.dst_token;
-  rst.ev = pkt.ev;
-  rst.rst_reason = ECONNRESET;
   std::array<uint8_t, 64> buf{};
-  const uint32_t n = mrc_wire_build(&rst, buf.data(), static_cast<uint32_t>(buf.size()));
+  const uint32_t n = mrc_wire_build_reset(&pkt, buf.data(), static_cast<uint32_t>(buf.size()));
   ASSERT_NE(n, 0U);
   Enqueue(1 - f.to, f.plane, false, Bytes(buf.begin(), buf.begin() + n),
           planes.at(f.plane).delay_us);
