@@ -96,7 +96,7 @@ struct CoreCfg {
   // 0: it waits for the handshake), as an application does that sends
   // with MSG_FASTOPEN; a server takes the token the SYN proposes, as
   // mrc.ko does with net.mrc.early_data. Off by default: most
-  // applications connect, then send. all-to-all-1k sends 64 KiB early.
+  // applications connect, then send.
   uint32_t early_data = 0;
 };
 

@@ -6,8 +6,12 @@
 // the pattern at its running offset, and closes after the peer's FIN.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
+#include <iterator>
 #include <memory>
+#include <vector>
 
 extern "C" {
 #include <linux/mrc_netlink.h>
@@ -21,6 +25,28 @@ extern "C" {
 namespace mrc_sim {
 
 class Sim;
+
+// What a host's connections learned of the paths to one peer, packed:
+// a million host pairs of a 1,024-host all-to-all hold only the EVs
+// their connections have (mrc_core_peer_paths has room for 256).
+struct PeerRecord {
+  uint32_t planes = 0;
+  std::array<uint64_t, MRC_CORE_MAX_EVS / 64> bad{};
+  std::vector<uint16_t> evs;
+
+  void Pack(const mrc_core_peer_paths& pp) {
+    planes = pp.planes;
+    std::copy(std::begin(pp.bad), std::end(pp.bad), bad.begin());
+    evs.assign(pp.evs, pp.evs + pp.nevs);
+  }
+  void Unpack(mrc_core_peer_paths& pp) const {
+    pp = {};
+    pp.nevs = static_cast<uint32_t>(evs.size());
+    pp.planes = planes;
+    std::copy(bad.begin(), bad.end(), std::begin(pp.bad));
+    std::copy(evs.begin(), evs.end(), std::begin(pp.evs));
+  }
+};
 
 struct CoreDeleter {
   void operator()(mrc_core* c) const { mrc_core_destroy(c); }
@@ -45,16 +71,22 @@ struct Endpoint {
   Rng rng;
   mrc_core_cfg cfg{};
   CorePtr core;
-  // This host's paths to the peer (Sim::peer_paths_), or nullptr; learnt
-  // into at ESTABLISHED, at every EV state or suspicion change and at
-  // the end.
-  mrc_core_peer_paths* peer_paths = nullptr;
-  void LearnPaths() const {
-    if (peer_paths != nullptr && core != nullptr) mrc_core_peer_paths_learn(core.get(), peer_paths);
+  // This host's paths to the peer: the host's record of them
+  // (Sim::peer_paths_), or nullptr, and this end's full copy, which its
+  // core is created from and learns into (at ESTABLISHED, at every EV
+  // state or suspicion change and at the end); each learning is packed
+  // back into the record, so the host's next connection there sees it.
+  PeerRecord* record = nullptr;
+  mrc_core_peer_paths paths{};
+  void LearnPaths() {
+    if (record == nullptr || core == nullptr) return;
+    mrc_core_peer_paths_learn(core.get(), &paths);
+    record->Pack(paths);
   }
-  void LearnEv(uint32_t idx) const {
-    if (peer_paths != nullptr && core != nullptr)
-      mrc_core_peer_paths_learn_ev(core.get(), peer_paths, idx);
+  void LearnEv(uint32_t idx) {
+    if (record == nullptr || core == nullptr) return;
+    mrc_core_peer_paths_learn_ev(core.get(), &paths, idx);
+    record->Pack(paths);
   }
 
   Time timer_when = 0;   // what the core asked for (0: none)

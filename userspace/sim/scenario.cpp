@@ -26,8 +26,7 @@ const std::vector<ScenarioInfo>& Scenarios() {
        "silently loses 20% from 50 us on"},
       {"all-to-all-1k",
        "1024 hosts x 8 planes (32 leaves x 32 spines), 16 KiB all-to-all, 4 "
-       "flows a host at once, each pair connecting on plane (src + dst) mod 8 with 64 KiB of "
-       "early data; spine 3 of plane 2 dies at 100 us"},
+       "flows a host at once; spine 3 of plane 2 dies at 100 us"},
       {"link-flap",
        "16 hosts x 4 planes, 16 MiB permutation; leaf 0 <-> spine 1 of plane 0 flaps 5 times "
        "(every 100 us, down 40 us) and host 5's plane-2 link 3 times (150 us, 60 us)"},
@@ -192,8 +191,6 @@ std::optional<SimCfg> MakeScenario(const std::string& name, uint64_t seed, uint3
     c.workload.kind = WorkloadKind::kAllToAll;
     c.workload.msg_bytes = 16ULL << 10;
     c.workload.window = 4;
-    c.workload.spread_connects = true;
-    c.core.early_data = 64 * 1024;
     c.core.ev_count = 32;
     c.core.sndbuf = 256 * 1024;
     c.core.rcvbuf = 256 * 1024;

@@ -61,8 +61,9 @@ void Sim::FillCfg(Endpoint& ep) {
   if (ep.client) k.early_data = c.early_data;
   if (c.peer_paths) {
     // One host is one peer table: many cores share it (one thread).
-    ep.peer_paths = &peer_paths_[static_cast<uint64_t>(ep.host) << 32 | ep.peer_host];
-    k.peer_paths = ep.peer_paths;
+    ep.record = &peer_paths_[static_cast<uint64_t>(ep.host) << 32 | ep.peer_host];
+    ep.record->Unpack(ep.paths);
+    k.peer_paths = &ep.paths;
   }
   if (ep.client) {
     // The SYN goes to the peer's first plane this host can use, or with

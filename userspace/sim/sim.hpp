@@ -147,7 +147,7 @@ class Sim {
   std::vector<std::unique_ptr<Endpoint>> eps_;
   // Per (host, peer host): what its connections learned of the paths
   // there (CoreCfg::peer_paths); nodes stay put, endpoints point at them.
-  std::map<uint64_t, mrc_core_peer_paths> peer_paths_;
+  std::map<uint64_t, PeerRecord> peer_paths_;
   std::vector<uint32_t> live_;  // endpoint ids with a core or waiting for one
   std::vector<Flow> flows_;
   std::vector<std::vector<uint32_t>> queue_;  // per source host: its flows

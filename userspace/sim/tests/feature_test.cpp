@@ -353,6 +353,7 @@ TEST(EarlyData, SmallMessagesDoNotWaitForTheHandshake) {
   auto run = [](uint32_t early) {
     SimCfg cfg = Cfg("all-to-all-1k", 1);
     cfg.fabric.hosts = 64;  // two leaves: a round trip is about 4 us
+    cfg.workload.spread_connects = true;
     cfg.core.early_data = early;
     Sim sim(cfg);
     sim.Run();
