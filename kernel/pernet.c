@@ -39,13 +39,11 @@ static int mrc_stat_seq_show(struct seq_file *seq, void *v)
  * their own.
  */
 static struct lock_class_key mrc_conns_lock_key;
-static struct lock_class_key mrc_syn_peers_lock_key;
 static struct lock_class_key mrc_ports_lock_key;
 
 static void mrc_pernet_xa_classes(struct mrc_net *mn)
 {
 	lockdep_set_class(&mn->conns.xa_lock, &mrc_conns_lock_key);
-	lockdep_set_class(&mn->syn_peers.xa_lock, &mrc_syn_peers_lock_key);
 	lockdep_set_class(&mn->ports.xa_lock, &mrc_ports_lock_key);
 }
 
@@ -58,15 +56,16 @@ static int __net_init mrc_pernet_net_init(struct net *net)
 	xa_init_flags(&mn->ev_profiles, XA_FLAGS_ALLOC);
 	xa_init_flags(&mn->cc_profiles, XA_FLAGS_ALLOC);
 	/* Softirq (RX) inserts and looks up too: BHs off around the lock. */
-	xa_init_flags(&mn->conns, XA_FLAGS_LOCK_BH);
-	xa_init_flags(&mn->syn_peers, XA_FLAGS_LOCK_BH);
+	xa_init_flags(&mn->conns, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_BH);
 	xa_init_flags(&mn->ports, XA_FLAGS_LOCK_BH);
 	mrc_pernet_xa_classes(mn);
+	if (mrc_conn_net_init(mn))
+		return -ENOMEM;
 	ratelimit_state_init(&mn->rst_limit, HZ, MRC_RST_PER_SEC);
 	ratelimit_set_flags(&mn->rst_limit, RATELIMIT_MSG_ON_RELEASE);
 	mrc_peer_net_init(mn);
 	if (mrc_mem_net_init(mn))
-		return -ENOMEM;
+		goto err_conn;
 	mn->mib = alloc_percpu(struct mrc_mib);
 	if (!mn->mib)
 		goto err_mem;
@@ -80,6 +79,8 @@ err_free_mib:
 	free_percpu(mn->mib);
 err_mem:
 	mrc_mem_net_exit(mn);
+err_conn:
+	mrc_conn_net_exit(mn);
 	return -ENOMEM;
 }
 
@@ -94,8 +95,7 @@ static void __net_exit mrc_pernet_net_exit(struct net *net)
 	/* Devices of a dying netns went first, taking their planes along. */
 	mrc_plane_flush(mn);
 	mrc_profiles_flush(mn);
-	xa_destroy(&mn->conns);
-	xa_destroy(&mn->syn_peers);
+	mrc_conn_net_exit(mn);
 	xa_destroy(&mn->ports);
 	free_percpu(mn->mib);
 	mrc_mem_net_exit(mn);

@@ -8,6 +8,7 @@
 
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
+#include <linux/rhashtable-types.h>
 #include <linux/xarray.h>
 #include <net/sock.h>
 #include <linux/mrc.h>
@@ -45,17 +46,24 @@ struct mrc_plane;
  * @planes:	planes by id; RCU for the data path, @lock for writers
  * @ev_profiles: EV profiles by id (struct mrc_ev_profile), RCU readers
  * @cc_profiles: CC profiles by id (struct mrc_cc_profile), RCU readers
- * @conns:	connections by local token (struct mrc_conn), RCU readers
- * @syn_peers:	server connections by the peer's token, to recognise a
- *		retransmitted SYN
+ * @tokens:	connections by local token (struct mrc_conn.token_node),
+ *		RCU readers: the demux's lookup
+ * @conns:	connections by a dense index (struct mrc_conn.idx), RCU
+ *		readers: walks and dumps. Both tables are hashed or dense on
+ *		purpose: an xarray keyed by a random 32-bit token took a
+ *		radix-tree node (584 bytes) or more per connection.
+ * @syn_peers:	server connections by the peer's token (struct
+ *		mrc_syn_peer), to recognise a retransmitted SYN
  * @ports:	bound service ports -> struct mrc_sock (listeners and bound
  *		sockets); written under @lock, RCU readers
  *
- * @conns, @syn_peers and @ports are written and locked in softirq (a SYN
- * makes a child connection there), so their xa_lock is a BH lock
+ * @conns and @ports are written and locked in softirq (a SYN makes a
+ * child connection there), so their xa_lock is a BH lock
  * (XA_FLAGS_LOCK_BH): process context must use the _bh calls
- * (xa_insert_bh(), xa_erase_bh(), xa_cmpxchg_bh(), xa_lock_bh()), or a
- * SYN on the same CPU deadlocks on it. Softirq may use either.
+ * (xa_alloc_bh(), xa_erase_bh(), xa_store_bh(), xa_lock_bh()), or a
+ * SYN on the same CPU deadlocks on it. Softirq may use either. The
+ * rhashtables (@tokens, @syn_peers) turn BHs off around their bucket
+ * locks themselves.
  * @mib:	per-cpu counters, see mib.h
  *
  * Allocated by the pernet subsystem, lives exactly as long as the netns.
@@ -66,8 +74,9 @@ struct mrc_net {
 	struct mrc_plane __rcu		*planes[MRC_MAX_PLANES];
 	struct xarray			ev_profiles;
 	struct xarray			cc_profiles;
+	struct rhashtable		tokens;
 	struct xarray			conns;
-	struct xarray			syn_peers;
+	struct rhashtable		syn_peers;
 	struct xarray			ports;
 	struct mrc_mib __percpu		*mib;
 	/* RSTs to packets for no connection: never a reflection amplifier */

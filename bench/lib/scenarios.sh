@@ -182,6 +182,14 @@ p10_unshaped() {
 # kB of slab and of free memory in the guest.
 mem_sample() { awk '/^Slab:/ { s = $2 } /^MemFree:/ { f = $2 } END { print s, f }' /proc/meminfo; }
 
+# Where the slab bytes went since slabinfo $1 was taken, per connection
+# end of $2 connections (both ends here): the caches that grew most.
+slab_breakdown() {
+	awk -v n="$2" 'FNR == NR { if (FNR > 2) b[$1] = $3 * $4; next }
+		FNR > 2 { d = $3 * $4 - b[$1]; if (d > 0) printf "%8.0f %s (%d B objects)\n", d / (2 * n), $1, $4 }' \
+		"$1" /proc/slabinfo | sort -rn | head -15
+}
+
 # $2 idle connections of system $1 (mrc|tcp) with $3 EVs each (0: the
 # default) between a and b. Echoes "slab-bytes free-bytes" per
 # connection end (both ends live in this guest: the delta over 2N).
@@ -190,6 +198,7 @@ idle_conns() {
 	[ "$sys" = tcp ] && opt=(--tcp)
 	bench_port=$((bench_port + 1))
 	read -r s0 f0 <<< "$(mem_sample)"
+	cat /proc/slabinfo > "$work/slab0"
 	# ip netns exec execs: $! is the server itself, for the kill below.
 	ip netns exec "$(topo_ns b)" "$CONNS" -s "$bench_port" "${opt[@]}" > /dev/null &
 	spid=$!
@@ -206,6 +215,7 @@ idle_conns() {
 	done
 	sleep 2
 	read -r s1 f1 <<< "$(mem_sample)"
+	slab_breakdown "$work/slab0" "$n" > "$BENCH_OUT/p9-slabs-$sys-${evs}ev.txt"
 	grep -q ready "$work/conns.out" || { echo "  P9: $sys: $(cat "$work/conns.out")" >&2; s1=""; }
 	exec 7>&-
 	wait "$holder"

@@ -7,6 +7,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/inetdevice.h>
+#include <linux/rhashtable.h>
 #include <linux/slab.h>
 #include <net/sock.h>
 
@@ -18,6 +19,78 @@
 #include "ctl/plane.h"
 
 static struct workqueue_struct *mrc_conn_wq;
+
+static const struct rhashtable_params mrc_conn_token_params = {
+	.key_len		= sizeof(u32),
+	.key_offset		= offsetof(struct mrc_conn, id),
+	.head_offset		= offsetof(struct mrc_conn, token_node),
+	.automatic_shrinking	= true,
+};
+
+static const struct rhashtable_params mrc_syn_peer_params = {
+	.key_len		= sizeof(u32),
+	.key_offset		= offsetof(struct mrc_syn_peer, token),
+	.head_offset		= offsetof(struct mrc_syn_peer, node),
+	.automatic_shrinking	= true,
+};
+
+int mrc_conn_net_init(struct mrc_net *mn)
+{
+	if (rhashtable_init(&mn->tokens, &mrc_conn_token_params))
+		return -ENOMEM;
+	if (rhashtable_init(&mn->syn_peers, &mrc_syn_peer_params)) {
+		rhashtable_destroy(&mn->tokens);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* After mrc_conn_flush(): every table is empty. */
+void mrc_conn_net_exit(struct mrc_net *mn)
+{
+	WARN_ON_ONCE(atomic_read(&mn->tokens.nelems) ||
+		     atomic_read(&mn->syn_peers.nelems));
+	rhashtable_destroy(&mn->tokens);
+	rhashtable_destroy(&mn->syn_peers);
+	xa_destroy(&mn->conns);
+}
+
+/*
+ * Claim @token in syn_peers for a child not built yet; softirq. Return:
+ * the entry, or NULL with *@err -EEXIST if the token has one already
+ * (mrc_syn_peer_find() tells whose), or another error.
+ */
+struct mrc_syn_peer *mrc_syn_peer_claim(struct mrc_net *mn, u32 token,
+					int *err)
+{
+	struct mrc_syn_peer *sp = kzalloc(sizeof(*sp), GFP_ATOMIC);
+
+	if (!sp) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	sp->token = token;
+	*err = rhashtable_lookup_insert_fast(&mn->syn_peers, &sp->node,
+					     mrc_syn_peer_params);
+	if (*err) {
+		kfree(sp);
+		return NULL;
+	}
+	return sp;
+}
+
+/* Under RCU: the entry of @token, or NULL. */
+struct mrc_syn_peer *mrc_syn_peer_find(struct mrc_net *mn, u32 token)
+{
+	return rhashtable_lookup(&mn->syn_peers, &token, mrc_syn_peer_params);
+}
+
+/* Unhash and free @sp (RCU readers may still see it); any context. */
+void mrc_syn_peer_drop(struct mrc_net *mn, struct mrc_syn_peer *sp)
+{
+	rhashtable_remove_fast(&mn->syn_peers, &sp->node, mrc_syn_peer_params);
+	kfree_rcu(sp, rcu);
+}
 
 static enum hrtimer_restart mrc_conn_timer_fire(struct hrtimer *timer)
 {
@@ -72,6 +145,7 @@ struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
 {
 	struct mrc_core_peer_paths *seed;
 	struct mrc_conn *conn;
+	bool have_idx;
 	int tries;
 
 	if (!mrc_mem_charge(mn, sizeof(*conn)))
@@ -98,15 +172,21 @@ struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
 	cfg->peer_paths = seed;
 
 	/*
+	 * The index is reserved first (it loads as NULL), so that nothing
+	 * can find the connection by its token before it is in both tables.
 	 * A 32-bit random token collides rarely; then draw another. So does
 	 * cfg->token, the one a client proposed for its early data.
 	 */
-	for (tries = 0; tries < 4; tries++) {
+	have_idx = !xa_alloc_bh(&mn->conns, &conn->idx, NULL, xa_limit_32b,
+				GFP_ATOMIC);
+	for (tries = 0; have_idx && tries < 4; tries++) {
 		conn->core = mrc_core_create(cfg, &conn->env);
 		if (!conn->core)
 			break;
 		conn->id = mrc_core_token(conn->core);
-		if (!xa_insert_bh(&mn->conns, conn->id, conn, GFP_ATOMIC))
+		if (!rhashtable_lookup_insert_fast(&mn->tokens,
+						   &conn->token_node,
+						   mrc_conn_token_params))
 			break;
 		mrc_core_destroy(conn->core);
 		conn->core = NULL;
@@ -114,6 +194,12 @@ struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
 	}
 	cfg->peer_paths = NULL;
 	kfree(seed);
+	if (conn->core) {
+		/* the reserved slot takes it without allocating */
+		xa_store_bh(&mn->conns, conn->idx, conn, GFP_ATOMIC);
+	} else if (have_idx) {
+		xa_erase_bh(&mn->conns, conn->idx);
+	}
 	if (!conn->core) {
 		mrc_peer_put(mn, conn->peer);
 		kfree(conn);
@@ -130,7 +216,20 @@ struct mrc_conn *mrc_conn_lookup(struct mrc_net *mn, u32 id)
 	struct mrc_conn *conn;
 
 	rcu_read_lock();
-	conn = xa_load(&mn->conns, id);
+	conn = rhashtable_lookup(&mn->tokens, &id, mrc_conn_token_params);
+	if (conn && !refcount_inc_not_zero(&conn->ref))
+		conn = NULL;
+	rcu_read_unlock();
+	return conn;
+}
+
+/* Any context: the connection at index @idx of mrc_net.conns, referenced. */
+struct mrc_conn *mrc_conn_get_idx(struct mrc_net *mn, unsigned long idx)
+{
+	struct mrc_conn *conn;
+
+	rcu_read_lock();
+	conn = xa_load(&mn->conns, idx);
 	if (conn && !refcount_inc_not_zero(&conn->ref))
 		conn = NULL;
 	rcu_read_unlock();
@@ -153,11 +252,15 @@ void mrc_conn_kill(struct mrc_conn *conn)
 	if (!core)
 		return;
 
-	if (xa_cmpxchg_bh(&mn->conns, conn->id, conn, NULL, GFP_KERNEL) != conn)
+	/* Under the bucket lock: one killer finds it, another does not. */
+	if (rhashtable_remove_fast(&mn->tokens, &conn->token_node,
+				   mrc_conn_token_params))
 		return;	/* another killer got here first */
-	if (conn->server)
-		xa_cmpxchg_bh(&mn->syn_peers, conn->peer_token, conn, NULL,
-			      GFP_KERNEL);
+	xa_erase_bh(&mn->conns, conn->idx);
+	if (conn->syn_peer) {
+		mrc_syn_peer_drop(mn, conn->syn_peer);
+		conn->syn_peer = NULL;
+	}
 	hrtimer_cancel(&conn->timer);
 	spin_lock_bh(&conn->lock);
 	mrc_peer_learn(conn, -1, false);	/* its last word on the paths */
@@ -206,10 +309,10 @@ static void mrc_conn_for_each(struct mrc_net *mn,
 			      void *arg, bool kill)
 {
 	struct mrc_conn *conn;
-	unsigned long id;
+	unsigned long idx;
 
-	xa_for_each(&mn->conns, id, conn) {
-		conn = mrc_conn_lookup(mn, id);
+	xa_for_each(&mn->conns, idx, conn) {
+		conn = mrc_conn_get_idx(mn, idx);
 		if (!conn)
 			continue;
 		spin_lock_bh(&conn->lock);

@@ -2,17 +2,17 @@
 /*
  * Connections: the kernel's side of one protocol core (core/mrc_core.h).
  * A connection joins an AF_MRC socket, a struct mrc_core and a timer, and
- * sits in mrc_net.conns under its local token, which is also the id the
- * control plane shows.
+ * sits in mrc_net.tokens under its local token, which is also the id the
+ * control plane shows, and in mrc_net.conns under a dense index for walks.
  *
  * Locking: @lock (a spinlock, BHs off in process context) serialises every
  * call into @core; the core's environment callbacks (env.c) run under
  * it. It nests inside lock_sock() and mrc_net.lock and outside the socket
  * queue locks. RX looks connections up under RCU and takes a reference.
  *
- * Lifetime: references are held by mrc_net.conns (dropped by
- * mrc_conn_kill()), by the socket (dropped at release) and briefly by RX
- * and netlink. mrc_conn_kill() unhashes the connection, stops the timer and
+ * Lifetime: references are held by the tables (one for both, dropped by
+ * mrc_conn_kill(): the killer is whoever unhashes the token), by the
+ * socket (dropped at release) and briefly by RX and netlink. mrc_conn_kill() unhashes the connection, stops the timer and
  * destroys the core; the memory goes after the last reference and an RCU
  * grace period. A connection holds a reference on its socket.
  */
@@ -22,6 +22,7 @@
 #include <linux/hrtimer.h>
 #include <linux/in6.h>
 #include <linux/refcount.h>
+#include <linux/rhashtable-types.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -34,6 +35,7 @@
 
 struct mrc_conn_offload;
 struct mrc_net;
+struct mrc_syn_peer;
 struct sock;
 
 struct mrc_conn {
@@ -43,7 +45,11 @@ struct mrc_conn {
 	struct mrc_net		*mn;
 	struct sock		*sk;
 	u32			id;		/* = the core's local token */
-	u32			peer_token;	/* server: key in syn_peers */
+	u32			idx;		/* key in mrc_net.conns */
+	struct rhash_head	token_node;	/* in mrc_net.tokens */
+	u32			peer_token;	/* server: the client's token */
+	/* server: its entry in mrc_net.syn_peers, if it got one */
+	struct mrc_syn_peer	*syn_peer;
 	bool			server;
 	bool			orphan;		/* socket released; lingering */
 	bool			dying;		/* kill scheduled or done */
@@ -92,6 +98,7 @@ struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
 				 bool server);
 void mrc_conn_put(struct mrc_conn *conn);
 struct mrc_conn *mrc_conn_lookup(struct mrc_net *mn, u32 id);
+struct mrc_conn *mrc_conn_get_idx(struct mrc_net *mn, unsigned long idx);
 void mrc_conn_kill(struct mrc_conn *conn);
 void mrc_conn_set_user_timeout(struct mrc_conn *conn, u32 ms);
 void mrc_conn_schedule_kill(struct mrc_conn *conn, unsigned long delay);
@@ -111,6 +118,29 @@ void mrc_conn_flush(struct mrc_net *mn);
 
 /* Fill a core configuration's plane list from @mn's planes. */
 void mrc_conn_cfg_planes(struct mrc_net *mn, struct mrc_core_cfg *cfg);
+
+/*
+ * A server connection's entry in mrc_net.syn_peers, under the client's
+ * token, so that a retransmitted SYN finds the child it already made.
+ * The first SYN claims it before the child exists (@conn NULL: a child
+ * being built); the child is published in @conn once its peer fields are
+ * set. Removed by mrc_conn_kill(), or by the SYN whose child failed;
+ * freed after an RCU grace period. RCU readers.
+ */
+struct mrc_syn_peer {
+	struct rhash_head	node;
+	u32			token;
+	struct mrc_conn __rcu	*conn;
+	struct rcu_head		rcu;
+};
+
+struct mrc_syn_peer *mrc_syn_peer_claim(struct mrc_net *mn, u32 token,
+					int *err);
+struct mrc_syn_peer *mrc_syn_peer_find(struct mrc_net *mn, u32 token);
+void mrc_syn_peer_drop(struct mrc_net *mn, struct mrc_syn_peer *sp);
+
+int mrc_conn_net_init(struct mrc_net *mn);
+void mrc_conn_net_exit(struct mrc_net *mn);
 
 extern const struct mrc_core_env_ops mrc_conn_env_ops;
 

@@ -228,16 +228,16 @@ int mrc_nl_conn_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-/* cb->args[0]: next connection id to send. */
+/* cb->args[0]: index (in mrc_net.conns) of the next connection to send. */
 int mrc_nl_conn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct mrc_net *mn = mrc_pernet(sock_net(skb->sk));
-	unsigned long id;
+	unsigned long idx;
 	struct mrc_conn *conn;
 	int err = 0;
 
-	xa_for_each_start(&mn->conns, id, conn, cb->args[0]) {
-		conn = mrc_conn_lookup(mn, id);
+	xa_for_each_start(&mn->conns, idx, conn, cb->args[0]) {
+		conn = mrc_conn_get_idx(mn, idx);
 		if (!conn)
 			continue;
 		err = mrc_nl_conn_put_msg(skb, NETLINK_CB(cb->skb).portid,
@@ -246,7 +246,7 @@ int mrc_nl_conn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		mrc_conn_put(conn);
 		if (err)
 			break;
-		cb->args[0] = id + 1;
+		cb->args[0] = idx + 1;
 	}
 	if (err == -ENOMEM) {
 		NL_SET_ERR_MSG(cb->extack, "out of memory for the dump");

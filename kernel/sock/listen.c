@@ -219,11 +219,13 @@ static bool mrc_listen_same_peer(const struct mrc_conn *conn,
 static int mrc_listen_dup_syn(struct mrc_net *mn, u32 plane,
 			      const struct mrc_pkt *syn)
 {
+	struct mrc_syn_peer *sp;
 	struct mrc_conn *conn;
 	int reason = MRC_DROP_NO_CONN;
 
 	rcu_read_lock();
-	conn = xa_load(&mn->syn_peers, syn->src_token);
+	sp = mrc_syn_peer_find(mn, syn->src_token);
+	conn = sp ? rcu_dereference(sp->conn) : NULL;
 	if (conn && !refcount_inc_not_zero(&conn->ref))
 		conn = NULL;
 	rcu_read_unlock();
@@ -247,22 +249,27 @@ static int mrc_listen_dup_syn(struct mrc_net *mn, u32 plane,
  * together: without the claim both built a child, the client kept
  * whichever SYN_ACK came first, and the application could accept the
  * other, which never saw a byte (its peer later reset them both).
- * Return: true if claimed; false if another SYN of this sender is being
- * (or was just) turned into a child.
+ * Return: true to build a child (*@claim is its entry, or NULL if another
+ * peer holds the token); false if another SYN of this sender is being
+ * (or was just) turned into a child, or the claim failed.
  */
 static bool mrc_listen_claim(struct mrc_net *mn, const struct mrc_pkt *syn,
-			     bool *claimed)
+			     struct mrc_syn_peer **claim)
 {
+	struct mrc_syn_peer *sp;
 	struct mrc_conn *conn;
 	bool other_peer;
+	int err;
 
-	*claimed = !xa_insert(&mn->syn_peers, syn->src_token, NULL,
-			      GFP_ATOMIC);
-	if (*claimed)
+	*claim = mrc_syn_peer_claim(mn, syn->src_token, &err);
+	if (*claim)
 		return true;
-	/* A reserved slot loads as NULL: a child still being built. */
+	if (err != -EEXIST)
+		return false;
+	/* An entry without a connection: a child still being built. */
 	rcu_read_lock();
-	conn = xa_load(&mn->syn_peers, syn->src_token);
+	sp = mrc_syn_peer_find(mn, syn->src_token);
+	conn = sp ? rcu_dereference(sp->conn) : NULL;
 	other_peer = conn && !mrc_listen_same_peer(conn, syn);
 	rcu_read_unlock();
 	return other_peer;
@@ -321,14 +328,14 @@ static int mrc_listen_child(struct mrc_net *mn, struct sock *parent,
 			    u32 plane, const struct mrc_pkt *syn)
 {
 	struct mrc_sock *pmsk = mrc_sk(parent), *cmsk;
+	struct mrc_syn_peer *claim;
 	struct mrc_core_cfg *cfg;
 	struct mrc_conn *conn;
 	struct sock *child;
 	int err = MRC_DROP_NO_BUFFER;
-	bool claimed;
 	u32 i;
 
-	if (!mrc_listen_claim(mn, syn, &claimed))
+	if (!mrc_listen_claim(mn, syn, &claim))
 		return MRC_DROP_DUPLICATE;
 	cfg = kzalloc(sizeof(*cfg), GFP_ATOMIC);
 	child = mrc_sock_alloc(sock_net(parent), NULL, parent->sk_type,
@@ -364,13 +371,13 @@ static int mrc_listen_child(struct mrc_net *mn, struct sock *parent,
 					  syn->syn.src_port);
 	/* Two peers with one token (rare): the second one's child is not in
 	 * syn_peers, so its retransmitted SYNs make new children; the first
-	 * connection stays intact. A claimed slot takes the store without
-	 * allocating.
+	 * connection stays intact. Its peer fields are set: publish it.
 	 */
-	if (claimed) {
-		conn->peer_token = syn->src_token;
-		xa_store(&mn->syn_peers, conn->peer_token, conn, GFP_ATOMIC);
-		claimed = false;
+	conn->peer_token = syn->src_token;
+	if (claim) {
+		conn->syn_peer = claim;
+		rcu_assign_pointer(claim->conn, conn);
+		claim = NULL;
 	}
 	cmsk->conn = conn;
 	child->sk_state = TCP_SYN_RECV;
@@ -400,8 +407,8 @@ static int mrc_listen_child(struct mrc_net *mn, struct sock *parent,
 	}
 	child = NULL;
 out:
-	if (claimed)
-		xa_release(&mn->syn_peers, syn->src_token);
+	if (claim)
+		mrc_syn_peer_drop(mn, claim);
 	if (child)
 		mrc_child_free(child);
 	kfree(cfg);
