@@ -32,9 +32,13 @@ static int __init mrc_init(void)
 	if (err)
 		return err;
 
-	err = mrc_conn_init();
+	err = mrc_mem_module_init();
 	if (err)
 		goto err_offload;
+
+	err = mrc_conn_init();
+	if (err)
+		goto err_mem;
 
 	err = mrc_pernet_init();
 	if (err)
@@ -64,6 +68,8 @@ err_pernet:
 	mrc_pernet_exit();
 err_conn:
 	mrc_conn_exit();
+err_mem:
+	mrc_mem_module_exit();
 err_offload:
 	mrc_offload_exit();
 	return err;

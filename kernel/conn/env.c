@@ -155,6 +155,36 @@ static void mrc_env_free(void *ctx, void *ptr)
 	mrc_mem_free(conn->mn, ptr);
 }
 
+/*
+ * Packets are built per CPU: every core call runs under conn->lock with
+ * BHs off, so nothing else on this CPU builds one until it returns (a
+ * packet sent to a local peer waits in the backlog for the softirq).
+ */
+static DEFINE_PER_CPU(struct mrc_core_scratch, mrc_env_scratch_pcpu);
+
+static struct mrc_core_scratch *mrc_env_scratch(void *ctx)
+{
+	struct mrc_conn *conn = ctx;
+
+	lockdep_assert_held(&conn->lock);
+	WARN_ON_ONCE(preemptible());
+	return this_cpu_ptr(&mrc_env_scratch_pcpu);
+}
+
+static void *mrc_env_core_alloc(void *ctx)
+{
+	struct mrc_conn *conn = ctx;
+
+	return mrc_mem_core_alloc(conn->mn);
+}
+
+static void mrc_env_core_free(void *ctx, void *core)
+{
+	struct mrc_conn *conn = ctx;
+
+	mrc_mem_core_free(conn->mn, core);
+}
+
 static u32 mrc_env_random(void *ctx)
 {
 	return get_random_u32();
@@ -175,5 +205,8 @@ const struct mrc_core_env_ops mrc_conn_env_ops = {
 	.buf_get	= mrc_env_buf_get,
 	.buf_put	= mrc_env_buf_put,
 	.flush		= mrc_env_flush,
+	.scratch	= mrc_env_scratch,
+	.core_alloc	= mrc_env_core_alloc,
+	.core_free	= mrc_env_core_free,
 	/* No tx_busy yet: nothing counts what waits in the qdiscs. */
 };

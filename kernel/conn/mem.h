@@ -22,10 +22,13 @@ bool mrc_mem_charge(struct mrc_net *mn, size_t bytes);
 void mrc_mem_uncharge(struct mrc_net *mn, size_t bytes);
 void *mrc_mem_alloc(struct mrc_net *mn, size_t size, gfp_t gfp);
 void mrc_mem_free(struct mrc_net *mn, void *ptr);
+void *mrc_mem_core_alloc(struct mrc_net *mn);
+void mrc_mem_core_free(struct mrc_net *mn, void *core);
 void mrc_mem_seq_show(struct seq_file *seq, struct mrc_net *mn);
 
 int mrc_mem_net_init(struct mrc_net *mn);
 void mrc_mem_net_exit(struct mrc_net *mn);
+int mrc_mem_module_init(void);
 void mrc_mem_module_exit(void);
 
 #endif /* __MRC_MEM_H */

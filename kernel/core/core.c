@@ -84,10 +84,39 @@ void mrc_core_trace(struct mrc_core *core, enum mrc_core_trace point,
 	core->env.ops->trace(core->env.ctx, point, &info);
 }
 
-/* Start building a packet of @type to the peer in core->tx_pkt. */
+#ifndef __KERNEL__
+static __thread struct mrc_core_scratch mrc_core_thread_scratch;
+#endif
+
+static struct mrc_core_scratch *mrc_scratch(struct mrc_core *core)
+{
+	if (core->env.ops->scratch)
+		return core->env.ops->scratch(core->env.ctx);
+#ifndef __KERNEL__
+	return &mrc_core_thread_scratch;
+#else
+	return NULL;	/* mrc.ko always gives one */
+#endif
+}
+
+/*
+ * The packet being built (mrc_pkt_init() to mrc_snd_pkt()): no other
+ * packet is built in between, and nothing reads it after it is sent.
+ */
+struct mrc_pkt *mrc_tx_pkt(struct mrc_core *core)
+{
+	return &mrc_scratch(core)->pkt;
+}
+
+size_t mrc_core_size(void)
+{
+	return sizeof(struct mrc_core);
+}
+
+/* Start building a packet of @type to the peer in mrc_tx_pkt(). */
 void mrc_pkt_init(struct mrc_core *core, u8 type)
 {
-	struct mrc_pkt *pkt = &core->tx_pkt;
+	struct mrc_pkt *pkt = mrc_tx_pkt(core);
 
 	memset(pkt, 0, sizeof(*pkt));
 	pkt->type = type;
@@ -100,24 +129,23 @@ void mrc_pkt_init(struct mrc_core *core, u8 type)
 	pkt->src_token = core->token;
 }
 
-/* Encode core->tx_pkt and hand it to the environment. */
+/* Encode mrc_tx_pkt() and hand it to the environment. */
 int mrc_snd_pkt(struct mrc_core *core, u32 plane, u32 ev,
 		const void *payload, u32 len, void *ref)
 {
-	struct mrc_pkt *pkt = &core->tx_pkt;
+	struct mrc_core_scratch *s = mrc_scratch(core);
+	struct mrc_pkt *pkt = &s->pkt;
 	u32 hlen;
-	int err;
 
 	pkt->ev = ev;
 	pkt->payload = payload;
 	pkt->payload_len = len;
-	hlen = mrc_wire_build(pkt, core->tx_buf, sizeof(core->tx_buf));
+	hlen = mrc_wire_build(pkt, s->buf, sizeof(s->buf));
 	if (!hlen)
 		return -EINVAL;
 	core->stats.tx_pkts++;
-	err = core->env.ops->xmit(core->env.ctx, plane, ev, core->tx_buf,
-				  hlen, payload, len, ref);
-	return err;
+	return core->env.ops->xmit(core->env.ctx, plane, ev, s->buf, hlen,
+				   payload, len, ref);
 }
 
 /*
@@ -221,7 +249,7 @@ void mrc_core_fail(struct mrc_core *core, int err, bool send_rst)
 	    core->state != MRC_CORE_CLOSED && core->state != MRC_CORE_ABORTED) {
 		plane = mrc_core_plane_for_reply(core, core->syn_plane);
 		mrc_pkt_init(core, MRC_PKT_RST);
-		core->tx_pkt.rst_reason = err > 0 ? err : ECONNRESET;
+		mrc_tx_pkt(core)->rst_reason = err > 0 ? err : ECONNRESET;
 		mrc_snd_pkt(core, plane, core->evs[0].value, NULL, 0, NULL);
 	}
 	mrc_core_set_state(core, MRC_CORE_ABORTED);
@@ -338,6 +366,16 @@ static u32 mrc_core_random_token(struct mrc_core *core)
  * The environment's random() is called first for the token (again while it
  * returns 0), then once for the ISN, then for EV values: tests rely on it.
  */
+static void mrc_core_free(struct mrc_core *core)
+{
+	const struct mrc_core_env env = core->env;
+
+	if (env.ops->core_free)
+		env.ops->core_free(env.ctx, core);
+	else
+		env.ops->free(env.ctx, core);
+}
+
 struct mrc_core *mrc_core_create(const struct mrc_core_cfg *cfg,
 				 const struct mrc_core_env *env)
 {
@@ -345,7 +383,8 @@ struct mrc_core *mrc_core_create(const struct mrc_core_cfg *cfg,
 
 	if (!cfg || !env || !env->ops)
 		return NULL;
-	core = env->ops->alloc(env->ctx, sizeof(*core));
+	core = env->ops->core_alloc ? env->ops->core_alloc(env->ctx) :
+	       env->ops->alloc(env->ctx, sizeof(*core));
 	if (!core)
 		return NULL;
 	memset(core, 0, sizeof(*core));
@@ -375,7 +414,7 @@ err_send:
 err_evs:
 	mrc_ev_destroy(core);
 err_free:
-	env->ops->free(env->ctx, core);
+	mrc_core_free(core);
 	return NULL;
 }
 
@@ -387,7 +426,7 @@ void mrc_core_destroy(struct mrc_core *core)
 	mrc_rcv_destroy(core);
 	mrc_snd_destroy(core);
 	mrc_ev_destroy(core);
-	core->env.ops->free(core->env.ctx, core);
+	mrc_core_free(core);
 }
 
 /* When the SYN is sent again: backed off, but never beyond the RTO cap. */
@@ -403,10 +442,11 @@ static u64 mrc_core_syn_due(const struct mrc_core *core)
 /* SYN or SYN_ACK with our planes, on the handshake plane. */
 static void mrc_core_send_syn(struct mrc_core *core, u8 type)
 {
-	struct mrc_pkt_syn *syn = &core->tx_pkt.syn;
+	struct mrc_pkt_syn *syn;
 	u32 p, n = 0;
 
 	mrc_pkt_init(core, type);
+	syn = &mrc_tx_pkt(core)->syn;
 	syn->isn = core->isn;
 	syn->rwnd = mrc_rcv_rwnd(core);
 	syn->src_port = core->local_port;

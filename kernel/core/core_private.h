@@ -332,6 +332,7 @@ struct mrc_core {
 	 */
 	u16			*ev_hash;
 	u32			ev_hash_mask;
+
 	u32			ev_min_active;
 	u32			ev_rr;		/* fallback round-robin cursor */
 	/*
@@ -465,10 +466,6 @@ struct mrc_core {
 	u64			alloc_retry_us;
 
 	struct mrc_core_stats	stats;
-
-	/* scratch for building packets (single-threaded core) */
-	struct mrc_pkt		tx_pkt;
-	u8			tx_buf[MRC_WIRE_MAX_HDR];
 };
 
 /* core.c */
@@ -479,6 +476,7 @@ void *mrc_alloc(struct mrc_core *core, size_t size);
 void mrc_free(struct mrc_core *core, void *ptr);
 u32 mrc_psn_add(const struct mrc_core *core, u32 psn, u32 n);
 s32 mrc_diff(const struct mrc_core *core, u32 a, u32 b);
+struct mrc_pkt *mrc_tx_pkt(struct mrc_core *core);
 void mrc_pkt_init(struct mrc_core *core, u8 type);
 int mrc_snd_pkt(struct mrc_core *core, u32 plane, u32 ev,
 		const void *payload, u32 len, void *ref);
@@ -568,6 +566,7 @@ int mrc_ev_init(struct mrc_core *core, const struct mrc_core_cfg *cfg);
 void mrc_ev_destroy(struct mrc_core *core);
 size_t mrc_ev_mem_bytes(const struct mrc_core *core);
 void mrc_ev_assign_planes(struct mrc_core *core);
+
 int mrc_ev_pick(struct mrc_core *core, u32 avoid_ev, u32 avoid_plane,
 		u32 len, bool force);
 int mrc_ev_pick_plane(struct mrc_core *core, u32 plane);

@@ -483,7 +483,7 @@ static u64 mrc_ev_probe_wait(const struct mrc_core *core,
  */
 int mrc_ev_send_probe(struct mrc_core *core, u32 idx)
 {
-	struct mrc_pkt_probe *pr = &core->tx_pkt.probe;
+	struct mrc_pkt_probe *pr = &mrc_tx_pkt(core)->probe;
 	struct mrc_ev *ev = &core->evs[idx];
 	u64 now = mrc_now(core);
 
@@ -519,7 +519,7 @@ static void mrc_ev_peer_planes(struct mrc_core *core, u16 plane_up)
 void mrc_ev_on_probe(struct mrc_core *core, const struct mrc_pkt *pkt,
 		     u32 plane)
 {
-	struct mrc_pkt_probe *pr = &core->tx_pkt.probe;
+	struct mrc_pkt_probe *pr = &mrc_tx_pkt(core)->probe;
 
 	mrc_ev_peer_planes(core, pkt->probe.plane_up);
 	mrc_pkt_init(core, MRC_PKT_PROBE_REPLY);

@@ -171,7 +171,34 @@ struct mrc_core_env_ops {
 	 * mrc_core_tx_ready() call once the queue has drained.
 	 */
 	bool	(*tx_busy)(void *ctx, u32 plane);
+	/*
+	 * Optional: where the core builds a packet (struct
+	 * mrc_core_scratch), valid from one call into the core to its
+	 * return and used by nothing else meanwhile. It is not part of the
+	 * connection, so that an idle connection does not carry it: mrc.ko
+	 * gives one per CPU (every core call runs with BHs off, under the
+	 * connection's lock). NULL: a thread's own buffer (userspace
+	 * builds only).
+	 */
+	struct mrc_core_scratch *(*scratch)(void *ctx);
+	/*
+	 * Optional: memory for struct mrc_core itself (mrc_core_size()
+	 * bytes), which a kernel gives from a cache of its own rather than
+	 * a kmalloc() size class that would round it up; NULL: alloc() and
+	 * free().
+	 */
+	void	*(*core_alloc)(void *ctx);
+	void	(*core_free)(void *ctx, void *core);
 };
+
+/* A packet being built, and its encoding (env ops->scratch()). */
+struct mrc_core_scratch {
+	struct mrc_pkt	pkt;
+	u8		buf[MRC_WIRE_MAX_HDR];
+};
+
+/* Bytes of struct mrc_core (env ops->core_alloc()). */
+size_t mrc_core_size(void);
 
 /*
  * struct mrc_core_buf - bytes the environment owns, for mrc_core_send_buf():

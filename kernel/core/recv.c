@@ -216,7 +216,7 @@ static u32 mrc_rcv_reply_ev(struct mrc_core *core, u32 plane, u32 rx_plane,
 
 void mrc_rcv_send_sack(struct mrc_core *core, u32 plane, bool fin_ack)
 {
-	struct mrc_pkt_sack *s = &core->tx_pkt.sack;
+	struct mrc_pkt_sack *s = &mrc_tx_pkt(core)->sack;
 	u32 reply = mrc_core_plane_for_reply(core, plane);
 	u32 trig, mask = mrc_psn_mask(core->psn24);
 	bool fresh = core->unacked_pkts > 0;
@@ -240,11 +240,11 @@ void mrc_rcv_send_sack(struct mrc_core *core, u32 plane, bool fin_ack)
 	s->ce_count = core->ce_pending;
 	s->cc_flags = fresh && core->last_ce ? MRC_SACK_CE : 0;
 	s->plane_up = (u16)(core->local_up & core->our_mask);
+	core->last_adv_rwnd = s->rwnd;
 	mrc_snd_pkt(core, reply,
 		    mrc_rcv_reply_ev(core, reply, core->last_plane,
 				     fresh ? core->last_ev : 0), NULL, 0, NULL);
 	core->stats.sacks_tx++;
-	core->last_adv_rwnd = s->rwnd;
 	core->unacked_pkts = 0;
 	core->ce_pending = 0;
 	core->ack_due_us = 0;
@@ -254,7 +254,7 @@ void mrc_rcv_send_sack(struct mrc_core *core, u32 plane, bool fin_ack)
 static void mrc_rcv_send_nack(struct mrc_core *core,
 			      const struct mrc_pkt *pkt, u32 plane, u8 reason)
 {
-	struct mrc_pkt_nack *n = &core->tx_pkt.nack;
+	struct mrc_pkt_nack *n = &mrc_tx_pkt(core)->nack;
 	u32 reply = mrc_core_plane_for_reply(core, plane);
 
 	mrc_pkt_init(core, MRC_PKT_NACK);

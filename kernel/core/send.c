@@ -689,7 +689,7 @@ static int mrc_snd_xmit(struct mrc_core *core, struct mrc_seg *seg,
 			bool force)
 {
 	bool retx = seg->tx_count > 0;
-	struct mrc_pkt_data *d = &core->tx_pkt.data;
+	struct mrc_pkt_data *d = &mrc_tx_pkt(core)->data;
 	u64 now = mrc_now(core);
 	struct mrc_ev *ev;
 	bool last;
@@ -719,9 +719,10 @@ static int mrc_snd_xmit(struct mrc_core *core, struct mrc_seg *seg,
 	core->last_tx_us = now;
 
 	mrc_pkt_init(core, MRC_PKT_DATA);
-	core->tx_pkt.flags |= seg->flags | (retx ? MRC_F_RETX : 0) |
-			      (last ? MRC_F_ACK_NOW : 0) |
-			      (core->state == MRC_CORE_SYN_SENT ? MRC_F_EARLY : 0);
+	mrc_tx_pkt(core)->flags |=
+		seg->flags | (retx ? MRC_F_RETX : 0) |
+		(last ? MRC_F_ACK_NOW : 0) |
+		(core->state == MRC_CORE_SYN_SENT ? MRC_F_EARLY : 0);
 	d->psn = seg->psn;
 	d->tsval = (u32)now ? (u32)now : 1;
 	d->plane = ev->plane;
@@ -993,7 +994,7 @@ static void mrc_snd_fin(struct mrc_core *core)
 		return;
 	ev = &core->evs[idx];
 	mrc_pkt_init(core, MRC_PKT_FIN);
-	core->tx_pkt.fin_end_psn = core->fin_psn;
+	mrc_tx_pkt(core)->fin_end_psn = core->fin_psn;
 	mrc_snd_pkt(core, ev->plane, ev->value, NULL, 0, NULL);
 }
 

@@ -203,6 +203,9 @@ const mrc_core_env_ops Endpoint::kOps = {
     .buf_put = nullptr,
     .flush = nullptr,
     .tx_busy = nullptr,  // no local queue
+    .scratch = nullptr,  // a thread's own (core.c)
+    .core_alloc = nullptr,
+    .core_free = nullptr,
 };
 
 Options Options::Decode(ByteReader& in) {

@@ -108,6 +108,9 @@ const mrc_core_env_ops Endpoint::kOps = {
     .buf_put = nullptr,
     .flush = nullptr,
     .tx_busy = EnvTxBusy,
+    .scratch = nullptr,  // a thread's own (core.c)
+    .core_alloc = nullptr,
+    .core_free = nullptr,
 };
 
 // Only a traced run pays for the tracepoints' calls. (kOps is constant

@@ -220,6 +220,9 @@ const mrc_core_env_ops Endpoint::kOps = {
     .buf_put = EnvBufPut,
     .flush = EnvFlush,
     .tx_busy = EnvTxBusy,
+    .scratch = nullptr,  // a thread's own (core.c)
+    .core_alloc = nullptr,
+    .core_free = nullptr,
 };
 
 void Endpoint::FlushHeld() {
