@@ -250,7 +250,7 @@ void mrc_core_fail(struct mrc_core *core, int err, bool send_rst)
 		plane = mrc_core_plane_for_reply(core, core->syn_plane);
 		mrc_pkt_init(core, MRC_PKT_RST);
 		mrc_tx_pkt(core)->rst_reason = err > 0 ? err : ECONNRESET;
-		mrc_snd_pkt(core, plane, core->evs[0].value, NULL, 0, NULL);
+		mrc_snd_pkt(core, plane, mrc_ev_any_value(core), NULL, 0, NULL);
 	}
 	mrc_core_set_state(core, MRC_CORE_ABORTED);
 	core->ack_due_us = 0;
@@ -575,6 +575,7 @@ int mrc_core_accept(struct mrc_core *core, const struct mrc_pkt *syn,
 	mrc_core_send_syn(core, MRC_PKT_SYN_ACK);
 	mrc_core_notify(core, MRC_NOTE_ESTABLISHED, 0);
 	mrc_core_rearm(core);
+	mrc_ev_park(core);
 	return 0;
 }
 
@@ -636,6 +637,8 @@ static int mrc_core_admit(struct mrc_core *core, const struct mrc_pkt *pkt,
 {
 	if (core->state == MRC_CORE_CLOSED || core->state == MRC_CORE_ABORTED)
 		return MRC_DROP_STATE;
+	if (mrc_ev_unpark(core))
+		return MRC_DROP_NO_BUFFER;
 	if (core->state == MRC_CORE_SYN_SENT) {
 		if (pkt->dst_token != core->token)
 			return MRC_DROP_TOKEN;
@@ -730,6 +733,7 @@ void mrc_core_input_end(struct mrc_core *core)
 		if (sack)
 			mrc_rcv_send_sack(core, core->batch_sack_plane, false);
 		mrc_core_rearm(core);
+		mrc_ev_park(core);
 	}
 	mrc_clock_leave(core);
 }
@@ -744,6 +748,8 @@ int mrc_core_input(struct mrc_core *core, const struct mrc_pkt *pkt,
 	if (reason == MRC_DROP_NONE)
 		reason = mrc_core_dispatch(core, pkt, plane, ce);
 	reason = mrc_core_input_done(core, reason);
+	if (!core->in_batch)
+		mrc_ev_park(core);
 	mrc_clock_leave(core);
 	return reason;
 }
@@ -759,6 +765,8 @@ int mrc_core_input_trimmed(struct mrc_core *core, const struct mrc_pkt *pkt,
 		reason = pkt->type == MRC_PKT_DATA ?
 			 mrc_rcv_trimmed(core, pkt, plane) : MRC_DROP_TYPE;
 	reason = mrc_core_input_done(core, reason);
+	if (!core->in_batch)
+		mrc_ev_park(core);
 	mrc_clock_leave(core);
 	return reason;
 }
@@ -805,6 +813,8 @@ static void mrc_core_timer_run(struct mrc_core *core)
 
 void mrc_core_tx_ready(struct mrc_core *core)
 {
+	if (mrc_ev_unpark(core))
+		return;	/* parked: nothing was waiting to go */
 	mrc_clock_enter(core);
 	mrc_snd_push(core);
 	if (core->state != MRC_CORE_ABORTED)
@@ -815,7 +825,16 @@ void mrc_core_tx_ready(struct mrc_core *core)
 void mrc_core_on_timer(struct mrc_core *core)
 {
 	mrc_clock_enter(core);
-	mrc_core_timer_run(core);
+	if (mrc_ev_unpark(core)) {
+		/* no memory for the EVs now: try again a little later */
+		core->alloc_retry = true;
+		core->alloc_retry_us = mrc_now(core) + MRC_CORE_ALLOC_RETRY_US;
+		core->timer_armed = 0;
+		mrc_core_rearm(core);
+	} else {
+		mrc_core_timer_run(core);
+		mrc_ev_park(core);
+	}
 	mrc_clock_leave(core);
 }
 
@@ -883,6 +902,8 @@ void mrc_core_close(struct mrc_core *core)
 	}
 	core->closing = true;
 	core->fin_psn = core->snd_end;
+	/* parked and no memory: the FIN first goes at its retransmission */
+	mrc_ev_unpark(core);
 	mrc_snd_maybe_fin(core);
 	mrc_core_rearm(core);
 }
@@ -917,6 +938,9 @@ void mrc_core_plane_update(struct mrc_core *core, u32 plane, bool up)
 	    core->state == MRC_CORE_SYN_SENT)
 		return;
 	mrc_core_update_usable(core);
+	/* parked: nothing in flight; the peer hears of the plane later */
+	if (mrc_ev_unpark(core))
+		return;
 	/* Tell the peer at once that it may use this plane again. */
 	if (up && (core->usable & bit) && core->state != MRC_CORE_DONE)
 		mrc_rcv_send_sack(core, plane, false);

@@ -332,7 +332,11 @@ struct mrc_core {
 	 */
 	u16			*ev_hash;
 	u32			ev_hash_mask;
-
+	/*
+	 * While parked (mrc_ev_park()): the EV values, and evs and ev_hash
+	 * are NULL; else NULL.
+	 */
+	u16			*ev_parked;
 	u32			ev_min_active;
 	u32			ev_rr;		/* fallback round-robin cursor */
 	/*
@@ -566,7 +570,9 @@ int mrc_ev_init(struct mrc_core *core, const struct mrc_core_cfg *cfg);
 void mrc_ev_destroy(struct mrc_core *core);
 size_t mrc_ev_mem_bytes(const struct mrc_core *core);
 void mrc_ev_assign_planes(struct mrc_core *core);
-
+void mrc_ev_park(struct mrc_core *core);
+int mrc_ev_unpark(struct mrc_core *core);
+u16 mrc_ev_any_value(const struct mrc_core *core);
 int mrc_ev_pick(struct mrc_core *core, u32 avoid_ev, u32 avoid_plane,
 		u32 len, bool force);
 int mrc_ev_pick_plane(struct mrc_core *core, u32 plane);

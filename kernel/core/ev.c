@@ -95,6 +95,8 @@ void mrc_ev_destroy(struct mrc_core *core)
 	core->evs = NULL;
 	mrc_free(core, core->ev_hash);
 	core->ev_hash = NULL;
+	mrc_free(core, core->ev_parked);
+	core->ev_parked = NULL;
 }
 
 /* Bytes of the EV table, its index and (once allocated) its counters. */
@@ -102,35 +104,135 @@ size_t mrc_ev_mem_bytes(const struct mrc_core *core)
 {
 	size_t n = core->evs ? core->nevs : 0;
 
+	if (core->ev_parked)
+		return core->nevs * sizeof(*core->ev_parked);
 	return n * (sizeof(*core->evs) +
 		    (core->ev_stats ? sizeof(*core->ev_stats) : 0)) +
 	       (core->ev_hash ? (size_t)(core->ev_hash_mask + 1) *
 				sizeof(*core->ev_hash) : 0);
 }
 
-int mrc_ev_init(struct mrc_core *core, const struct mrc_core_cfg *cfg)
+/* The table of @n EVs and its index, zeroed; the caller fills them. */
+static int mrc_ev_table_alloc(struct mrc_core *core, u32 n)
 {
-	const u16 *values = NULL;
-	u32 n = cfg->ev_count, i, slots;
-	size_t size;
+	u32 slots = mrc_ev_hash_slots(n);
+	size_t size = n * sizeof(*core->evs);
 
-	if (!n)
-		n = cfg->evs && cfg->nevs ? cfg->nevs : MRC_CORE_DEFAULT_EVS;
-	if (cfg->evs && cfg->nevs && n > cfg->nevs)
-		n = cfg->nevs;
-	n = mrc_min(n, MRC_CORE_MAX_EVS);
-	slots = mrc_ev_hash_slots(n);
 	/* on failure mrc_ev_destroy() frees what was allocated */
 	core->ev_hash = mrc_alloc(core, slots * sizeof(*core->ev_hash));
 	if (!core->ev_hash)
 		return -ENOMEM;
 	memset(core->ev_hash, 0, slots * sizeof(*core->ev_hash));
 	core->ev_hash_mask = slots - 1;
-	size = n * sizeof(*core->evs);
 	core->evs = mrc_alloc(core, size);
 	if (!core->evs)
 		return -ENOMEM;
 	memset(core->evs, 0, size);
+	return 0;
+}
+
+/* EV @idx's plane as mrc_ev_assign_planes() gives it (or will again). */
+static u8 mrc_ev_plane_of(const struct mrc_core *core, u32 idx)
+{
+	u32 p, k;
+
+	if (!core->common_mask)
+		return (u8)core->syn_plane;
+	k = idx % (core->ev_stride ? core->ev_stride : 1);
+	for (p = 0; p < MRC_WIRE_MAX_PLANES; p++)
+		if ((core->common_mask >> p & 1) && !k--)
+			break;
+	return (u8)p;
+}
+
+/* An EV as mrc_ev_init() made it: nothing learned, nothing changed. */
+static bool mrc_ev_pristine(const struct mrc_core *core, u32 idx)
+{
+	const struct mrc_ev *ev = &core->evs[idx];
+
+	return ev->state == MRC_EV_GOOD && !ev->probing &&
+	       !ev->losses_in_row && !ev->skip_left &&
+	       ev->weight == MRC_EV_WEIGHT_FULL && !ev->credit &&
+	       !ev->srtt_us && !ev->probe_id && !ev->acked_tx &&
+	       !ev->next_probe_us && ev->plane == mrc_ev_plane_of(core, idx);
+}
+
+/*
+ * mrc_ev_park - an established connection that has carried nothing, and
+ * whose EVs are all as they were made, keeps only their values (2 bytes
+ * an EV) instead of the table and its index (4.5 KiB for 128): most of
+ * an idle connection's memory. mrc_ev_unpark() makes the same table
+ * again when traffic starts, or anything else needs it. No-op if any
+ * condition fails or the allocation does.
+ */
+void mrc_ev_park(struct mrc_core *core)
+{
+	u32 i;
+
+	if (!core->evs || core->sq || core->rq[0] || core->ev_stats ||
+	    core->evs_bad || core->evs_skip || core->train_left ||
+	    core->seed_planes || core->state != MRC_CORE_ESTABLISHED)
+		return;
+	for (i = 0; i < core->nevs; i++)
+		if (!mrc_ev_pristine(core, i))
+			return;
+	core->ev_parked = mrc_alloc(core, core->nevs *
+					  sizeof(*core->ev_parked));
+	if (!core->ev_parked)
+		return;
+	for (i = 0; i < core->nevs; i++)
+		core->ev_parked[i] = core->evs[i].value;
+	mrc_free(core, core->evs);
+	core->evs = NULL;
+	mrc_free(core, core->ev_hash);
+	core->ev_hash = NULL;
+}
+
+/*
+ * The EV table back, as it was parked. Every core call that may read or
+ * change an EV calls this first (core.c); the table-free ones (getters)
+ * read ev_parked. Return: 0, or -ENOMEM (still parked: the call does
+ * what it can without EVs, as under memory pressure).
+ */
+int mrc_ev_unpark(struct mrc_core *core)
+{
+	struct mrc_ev *ev;
+	u32 i;
+
+	if (!core->ev_parked)
+		return 0;
+	if (mrc_ev_table_alloc(core, core->nevs)) {
+		mrc_free(core, core->evs);
+		core->evs = NULL;
+		mrc_free(core, core->ev_hash);
+		core->ev_hash = NULL;
+		return -ENOMEM;
+	}
+	for (i = 0; i < core->nevs; i++) {
+		ev = &core->evs[i];
+		ev->value = core->ev_parked[i];
+		ev->state = MRC_EV_GOOD;
+		ev->weight = MRC_EV_WEIGHT_FULL;
+		ev->plane = mrc_ev_plane_of(core, i);
+		mrc_ev_hash_add(core, i);
+	}
+	mrc_free(core, core->ev_parked);
+	core->ev_parked = NULL;
+	return 0;
+}
+
+int mrc_ev_init(struct mrc_core *core, const struct mrc_core_cfg *cfg)
+{
+	const u16 *values = NULL;
+	u32 n = cfg->ev_count, i;
+
+	if (!n)
+		n = cfg->evs && cfg->nevs ? cfg->nevs : MRC_CORE_DEFAULT_EVS;
+	if (cfg->evs && cfg->nevs && n > cfg->nevs)
+		n = cfg->nevs;
+	n = mrc_min(n, MRC_CORE_MAX_EVS);
+	if (mrc_ev_table_alloc(core, n))
+		return -ENOMEM;
 	core->nevs = n;
 	/* Every EV on the handshake's plane until the planes are known. */
 	core->ev_stride = 1;
@@ -185,9 +287,20 @@ void mrc_ev_assign_planes(struct mrc_core *core)
 /* The EV of @value (a SACK's or NACK's echo): index or -1. */
 int mrc_ev_find(const struct mrc_core *core, u32 value)
 {
-	u16 slot = core->ev_hash[mrc_ev_hash_slot(core, value)];
+	u16 slot;
 
+	if (!core->ev_hash)
+		return -1;	/* parked: nothing was sent on any EV */
+	slot = core->ev_hash[mrc_ev_hash_slot(core, value)];
 	return slot ? (int)slot - 1 : -1;
+}
+
+/* An EV value for a control packet that needs no particular one. */
+u16 mrc_ev_any_value(const struct mrc_core *core)
+{
+	if (core->evs)
+		return core->evs[0].value;
+	return core->ev_parked ? core->ev_parked[0] : 0;
 }
 
 static bool mrc_ev_on_usable(const struct mrc_core *core,
@@ -200,6 +313,12 @@ u32 mrc_ev_good_count(const struct mrc_core *core)
 {
 	u32 i, n = 0;
 
+	if (core->ev_parked) {
+		/* all GOOD, as made */
+		for (i = 0; i < core->nevs; i++)
+			n += !!(core->usable & (1u << mrc_ev_plane_of(core, i)));
+		return n;
+	}
 	for (i = 0; i < core->nevs; i++)
 		if (core->evs[i].state == MRC_EV_GOOD &&
 		    mrc_ev_on_usable(core, &core->evs[i]))
@@ -330,6 +449,8 @@ int mrc_ev_pick(struct mrc_core *core, u32 avoid_ev, u32 avoid_plane,
 	u32 mask = mrc_path_good_mask(core);
 	int plane = -1, idx;
 
+	if (!core->evs)
+		return -1;	/* parked: mrc_ev_unpark() found no memory */
 	if (!mask)
 		mask = core->usable;
 	if (avoid_plane < MRC_WIRE_MAX_PLANES)
@@ -358,6 +479,8 @@ int mrc_ev_pick_plane(struct mrc_core *core, u32 plane)
 {
 	u32 k, i;
 
+	if (!core->evs)
+		return -1;	/* parked */
 	for (k = 0; k < core->nevs; k++) {
 		i = (core->ev_rr + k) % core->nevs;
 		if (core->evs[i].plane == plane &&
@@ -604,6 +727,8 @@ int mrc_core_ev_set_state(struct mrc_core *core, u32 idx, u8 state)
 	if (state != MRC_EV_GOOD && state != MRC_EV_ASSUMED_BAD &&
 	    state != MRC_EV_DENIED)
 		return -EINVAL;
+	if (mrc_ev_unpark(core))
+		return -ENOMEM;
 	mrc_ev_set(core, idx, state);
 	if (state == MRC_EV_GOOD)
 		mrc_snd_push(core);
@@ -620,6 +745,8 @@ int mrc_core_ev_probe(struct mrc_core *core, u32 idx)
 	if (!core->peer_token || core->state == MRC_CORE_ABORTED ||
 	    core->state == MRC_CORE_SYN_SENT)
 		return -ENOTCONN;
+	if (mrc_ev_unpark(core))
+		return -ENOMEM;
 	err = mrc_ev_send_probe(core, idx);
 	mrc_core_rearm(core);
 	return err;
@@ -637,8 +764,14 @@ int mrc_core_ev_get(const struct mrc_core *core, u32 idx,
 
 	if (idx >= core->nevs)
 		return -ENOENT;
-	ev = &core->evs[idx];
 	memset(info, 0, sizeof(*info));
+	if (core->ev_parked) {
+		info->value = core->ev_parked[idx];
+		info->plane = mrc_ev_plane_of(core, idx);
+		info->state = MRC_EV_GOOD;
+		return 0;	/* nothing sent: every counter is 0 */
+	}
+	ev = &core->evs[idx];
 	info->value = ev->value;
 	info->plane = ev->plane;
 	info->state = ev->state;

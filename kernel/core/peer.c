@@ -123,7 +123,7 @@ void mrc_core_peer_paths_learn_ev(const struct mrc_core *core,
 	u64 bit = 1ull << (idx % 64);
 
 	if (idx >= core->nevs || !core->peer_learned || !core->evs)
-		return;
+		return;	/* parked: nothing changed since it was learned */
 	if (mrc_peer_paths_ours(core, pp, idx) &&
 	    !(pp->bad[idx / 64] & bit) == !mrc_peer_ev_bad(&core->evs[idx]))
 		return;
@@ -139,11 +139,17 @@ void mrc_core_peer_paths_learn(const struct mrc_core *core,
 	 * Before the handshake the EVs have no planes yet, or (early data)
 	 * only the ones we took the peer to have.
 	 */
-	if (!core->peer_learned || !core->evs)
+	if (!core->peer_learned || (!core->evs && !core->ev_parked))
 		return;
 	pp->nevs = core->nevs;
 	pp->planes = core->common_mask;
 	memset(pp->bad, 0, sizeof(pp->bad));
+	if (core->ev_parked) {
+		/* parked: every EV as it was made, none bad */
+		for (i = 0; i < core->nevs; i++)
+			pp->evs[i] = core->ev_parked[i];
+		return;
+	}
 	for (i = 0; i < core->nevs; i++) {
 		pp->evs[i] = core->evs[i].value;
 		if (mrc_peer_ev_bad(&core->evs[i]))

@@ -211,7 +211,7 @@ static u32 mrc_rcv_reply_ev(struct mrc_core *core, u32 plane, u32 rx_plane,
 	if (plane == rx_plane && rx_ev)
 		return rx_ev;
 	idx = mrc_ev_pick_plane(core, plane);
-	return idx < 0 ? core->evs[0].value : core->evs[idx].value;
+	return idx < 0 ? mrc_ev_any_value(core) : core->evs[idx].value;
 }
 
 void mrc_rcv_send_sack(struct mrc_core *core, u32 plane, bool fin_ack)
@@ -564,6 +564,8 @@ void mrc_core_rcv_space(struct mrc_core *core, u32 free_bytes)
 	if (core->state == MRC_CORE_CLOSED || core->state == MRC_CORE_ABORTED ||
 	    core->state == MRC_CORE_SYN_SENT)
 		return;
+	if (mrc_ev_unpark(core))
+		return;	/* parked: nothing was received to deliver */
 	mrc_clock_enter(core);
 	mrc_rcv_deliver(core);
 	if (!core->peer_fin && mrc_rcv_window_news(core))

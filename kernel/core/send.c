@@ -59,7 +59,7 @@ static int mrc_snd_start(struct mrc_core *core, u32 size)
 {
 	size_t stats = (size_t)core->nevs * sizeof(*core->ev_stats);
 
-	if (mrc_rcv_ring_make(core))
+	if (mrc_ev_unpark(core) || mrc_rcv_ring_make(core))
 		return -ENOMEM;
 	core->lost_map = mrc_alloc(core, mrc_lost_map_bytes(core));
 	core->ev_stats = mrc_alloc(core, stats);

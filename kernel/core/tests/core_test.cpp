@@ -80,6 +80,9 @@ TEST(CoreConn, EvValuesAreDistinctAndFound) {
   ASSERT_TRUE(net.RunUntil([&] { return net.Established(); }, net.now + kSec));
   std::set<uint32_t> values;
   ASSERT_EQ(mrc_core_ev_count(net.a.core), static_cast<uint32_t>(MRC_CORE_MAX_EVS));
+  // Idle, the tables are parked; lookups by value need them back.
+  ASSERT_EQ(mrc_ev_unpark(net.a.core), 0);
+  ASSERT_EQ(mrc_ev_unpark(net.b.core), 0);
   for (uint32_t i = 0; i < MRC_CORE_MAX_EVS; i++) {
     const uint32_t v = net.a.Ev(i).value;
     EXPECT_GE(v, 1024U);

@@ -30,7 +30,9 @@ bool IsRingGrowth(size_t size) { return size >= 128 * sizeof(void*) && (size & (
 // can be the size of a grown ring).
 std::function<bool(size_t)> FailRingGrowth(const Endpoint& e) {
   return [&e](size_t size) {
-    return IsRingGrowth(size) && (e.core->lost_map != nullptr || size != e.core->sq_cap / 8);
+    // nor the EV table coming back from parking (mrc_ev_unpark())
+    return IsRingGrowth(size) && e.core->ev_parked == nullptr &&
+           (e.core->lost_map != nullptr || size != e.core->sq_cap / 8);
   };
 }
 
@@ -46,7 +48,10 @@ size_t EvBytes(const mrc_core* c) {
 
 // What an idle core holds: itself and its EVs; the rings wait for a
 // first segment to send or to hold.
-size_t IdleBytes(const mrc_core* c) { return sizeof(mrc_core) + EvBytes(c); }
+size_t IdleBytes(const mrc_core* c) {
+  return sizeof(mrc_core) +
+         (c->ev_parked != nullptr ? c->nevs * sizeof(*c->ev_parked) : EvBytes(c));
+}
 
 // What a core that has queued data holds besides its segments: the
 // rings, the lost map (a bit for each PSN sq may hold) and the EVs'
@@ -110,6 +115,11 @@ TEST(CoreRing, IdleConnectionHoldsSmallRings) {
     EXPECT_EQ(c->lost_map, nullptr);
     EXPECT_EQ(c->ev_stats, nullptr);
     EXPECT_EQ(RqSlots(c), 0U);
+    // The EV table is parked: only the values stay (mrc_ev_park()).
+    EXPECT_EQ(c->evs, nullptr);
+    EXPECT_EQ(c->ev_hash, nullptr);
+    ASSERT_NE(c->ev_parked, nullptr);
+    EXPECT_EQ(IdleBytes(c), sizeof(mrc_core) + 2 * 128U);
     // The caps are what the old fixed rings had.
     EXPECT_EQ(c->sq_cap, static_cast<uint32_t>(MRC_CORE_MAX_SEGS));
     EXPECT_EQ(c->rq_cap, static_cast<uint32_t>(MRC_CORE_MAX_RCV_WIN));
@@ -125,6 +135,42 @@ TEST(CoreRing, IdleConnectionHoldsSmallRings) {
   // mrc.ko allocates the connection with kmalloc(): past 4 KiB it takes
   // an 8 KiB object (it did, at 4,392 bytes, with the lost map inside).
   EXPECT_LE(sizeof(mrc_core), 4096U);
+}
+
+// An idle connection's parked EVs come back as they were when traffic
+// starts, on either side; while there is no memory for them, DATA is
+// refused (NO_BUFFER) and nothing is lost once there is.
+TEST(CoreRing, ParkedEvsComeBackAsTheyWere) {
+  Net net;
+  net.Setup(2);
+  Establish(net);
+  net.RunFor(kSec);
+  std::vector<mrc_core_ev_info> before(net.a.core->nevs);
+  for (uint32_t i = 0; i < net.a.core->nevs; i++) {
+    ASSERT_EQ(mrc_core_ev_get(net.a.core, i, &before[i]), 0);
+  }
+  ASSERT_NE(net.a.core->ev_parked, nullptr);
+  ASSERT_NE(net.b.core->ev_parked, nullptr);
+  // b cannot take its EVs back at first: the DATA waits, nothing is lost.
+  net.b.alloc_fail_if = [](size_t size) { return size == 128 * sizeof(mrc_ev); };
+  net.a.to_send = 256 * 1024;
+  net.a.Pump();
+  net.RunFor(20 * 1000);
+  EXPECT_GT(net.b.alloc_failures, 0U);
+  EXPECT_NE(net.b.core->ev_parked, nullptr);
+  EXPECT_EQ(net.b.rx.size(), 0U);
+  net.b.alloc_fail_if = nullptr;
+  ASSERT_TRUE(net.RunUntil([&] { return net.b.rx.size() == net.a.to_send; }, net.now + 10 * kSec));
+  EXPECT_EQ(net.b.rx, Pattern(net.a.seed, net.a.to_send));
+  for (const Endpoint* e : {&net.a, &net.b}) {
+    EXPECT_EQ(e->core->ev_parked, nullptr);
+    ASSERT_NE(e->core->evs, nullptr);
+  }
+  for (uint32_t i = 0; i < net.a.core->nevs; i++) {
+    EXPECT_EQ(net.a.core->evs[i].value, before[i].value);
+    EXPECT_EQ(net.a.core->evs[i].plane, before[i].plane);
+    EXPECT_EQ(mrc_ev_find(net.a.core, before[i].value), static_cast<int>(i));
+  }
 }
 
 // DATA inside the window but past the ring grows it; every held segment
