@@ -117,7 +117,7 @@ static void mrc_conn_free_rcu(struct rcu_head *head)
 	struct mrc_conn *conn = container_of(head, struct mrc_conn, rcu);
 
 	kfree(rcu_dereference_protected(conn->offload, 1));
-	kfree(conn);
+	mrc_mem_conn_free(conn);
 }
 
 void mrc_conn_put(struct mrc_conn *conn)
@@ -150,7 +150,7 @@ struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
 
 	if (!mrc_mem_charge(mn, sizeof(*conn)))
 		return NULL;
-	conn = kzalloc(sizeof(*conn), GFP_ATOMIC);
+	conn = mrc_mem_conn_zalloc(sizeof(*conn));
 	if (!conn) {
 		mrc_mem_uncharge(mn, sizeof(*conn));
 		return NULL;
@@ -202,7 +202,7 @@ struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
 	}
 	if (!conn->core) {
 		mrc_peer_put(mn, conn->peer);
-		kfree(conn);
+		mrc_mem_conn_free(conn);
 		mrc_mem_uncharge(mn, sizeof(*conn));
 		return NULL;
 	}

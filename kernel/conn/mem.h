@@ -23,6 +23,8 @@ void mrc_mem_uncharge(struct mrc_net *mn, size_t bytes);
 void *mrc_mem_alloc(struct mrc_net *mn, size_t size, gfp_t gfp);
 void mrc_mem_free(struct mrc_net *mn, void *ptr);
 void *mrc_mem_core_alloc(struct mrc_net *mn);
+void *mrc_mem_conn_zalloc(size_t size);
+void mrc_mem_conn_free(void *conn);
 void mrc_mem_core_free(struct mrc_net *mn, void *core);
 void mrc_mem_seq_show(struct seq_file *seq, struct mrc_net *mn);
 
