@@ -528,6 +528,54 @@ TEST_F(sockapi, receiver_that_stops_reading)
 	close(fd);
 }
 
+/* Read the first 64 KiB, then close with nothing unread. */
+static int serve_64k_then_close(int fd)
+{
+	static unsigned char buf[65536];
+
+	return recv(fd, buf, sizeof(buf), MSG_WAITALL) == sizeof(buf) ? 0 : 1;
+}
+
+/*
+ * A receiver that closed with nothing unread, then gets more: the data
+ * resets the connection, as TCP's does, and the sender hears it at once.
+ * Its connection lingered and discarded what came, until the window it
+ * had given was used up; then it refused the rest until the sender's
+ * user timeout (make check: "no connection or socket outlives").
+ */
+TEST_F_TIMEOUT(sockapi, data_after_the_receiver_closed_resets, 120)
+{
+	struct timeval tv = { .tv_sec = 15 * mrc_lib_time_scale() };
+	static unsigned char buf[65536];
+	size_t sent = 0;
+	ssize_t n = 0;
+	pid_t pid;
+	int fd;
+
+	pid = start_server(self->family, SOCK_STREAM, PORT + 17, 1,
+			   serve_64k_then_close);
+	ASSERT_GT(pid, 0);
+	fd = connect_to(self->family, SOCK_STREAM, PORT + 17);
+	ASSERT_LE(0, fd) TH_LOG("connect: %s", strerror(errno));
+	ASSERT_EQ(0, setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)));
+	ASSERT_EQ(0, setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)));
+	ASSERT_EQ((ssize_t)sizeof(buf), send(fd, buf, sizeof(buf), 0));
+	/* its FIN: the server read it all and closed */
+	ASSERT_EQ(0, recv(fd, buf, 1, 0)) TH_LOG("recv: %s", strerror(errno));
+	EXPECT_EQ(0, server_status(pid));
+	/* more than any receive buffer: a discarding orphan would refuse */
+	while (sent < (16u << 20)) {
+		n = send(fd, buf, sizeof(buf), MSG_NOSIGNAL);
+		if (n <= 0)
+			break;
+		sent += n;
+	}
+	EXPECT_EQ(-1, n) TH_LOG("%zu bytes went to a closed socket", sent);
+	EXPECT_TRUE(errno == ECONNRESET || errno == EPIPE)
+		TH_LOG("after %zu bytes: %s", sent, strerror(errno));
+	close(fd);
+}
+
 /*
  * Reads and messages larger than the receiver's buffer: 4 MiB as
  * MSG_WAITALL reads of 256 KiB, then 16 messages of 200 KiB, into a

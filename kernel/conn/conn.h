@@ -64,6 +64,12 @@ struct mrc_conn {
 	struct sk_buff_head	rx_partial;
 	u32			rx_partial_truesize;
 	bool			rx_partial_grew;
+	/*
+	 * new data came for a released socket, which discards it: the
+	 * input's end aborts the connection (mrc_sock_input_done()); under
+	 * @lock
+	 */
+	bool			rx_after_close;
 	/* DATA held back for one GSO skb (udp.c); under @lock */
 	struct mrc_udp_train	train;
 	/*

@@ -78,7 +78,7 @@ static int mrc_demux_to_conn(struct mrc_net *mn, const struct mrc_pkt *pkt,
 		reason = MRC_DROP_PLANE;
 	else if (conn->core)
 		reason = mrc_core_input(conn->core, pkt, plane, ce);
-	mrc_sock_partial_space(conn);
+	mrc_sock_input_done(conn);
 	spin_unlock(&conn->lock);
 	mrc_conn_put(conn);
 	return reason;

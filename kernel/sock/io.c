@@ -361,6 +361,7 @@ int mrc_sock_deliver(struct mrc_conn *conn, const void *data, u32 len,
 
 	if (conn->orphan || (sk->sk_shutdown & RCV_SHUTDOWN)) {
 		consume_skb(skb);	/* nobody will read it: discard */
+		conn->rx_after_close |= conn->orphan;
 		return 0;
 	}
 	if (!skb) {
@@ -433,12 +434,12 @@ void mrc_sock_rcv_space(struct sock *sk)
 }
 
 /*
- * After an input under conn->lock: a segment joined the message being
+ * After an input: a segment joined the message being
  * assembled, which the core counted against the application's room;
  * give that room back (see mrc_sock_space()). Not from the delivery
  * itself, which runs inside the core.
  */
-void mrc_sock_partial_space(struct mrc_conn *conn)
+static void mrc_sock_partial_space(struct mrc_conn *conn)
 {
 	lockdep_assert_held(&conn->lock);
 
@@ -446,6 +447,26 @@ void mrc_sock_partial_space(struct mrc_conn *conn)
 		return;
 	conn->rx_partial_grew = false;
 	mrc_core_rcv_space(conn->core, mrc_sock_space(conn));
+}
+
+/*
+ * After an input under conn->lock. New data for a socket the application
+ * has closed aborts the connection, as TCP resets it: nobody will read
+ * it, and the sender should hear so now. Discarding it instead let the
+ * sender fill the window it was given: the core counts what it delivers
+ * against the application's room, which nothing gave back, and the last
+ * segments were refused (NO_BUFFER) until the sender's user timeout.
+ */
+void mrc_sock_input_done(struct mrc_conn *conn)
+{
+	lockdep_assert_held(&conn->lock);
+
+	if (conn->rx_after_close && conn->core) {
+		conn->rx_after_close = false;
+		mrc_core_abort(conn->core, ECONNRESET);
+		return;
+	}
+	mrc_sock_partial_space(conn);
 }
 
 static bool mrc_sock_recv_ready(struct sock *sk)

@@ -164,7 +164,7 @@ int mrc_ioctl(struct socket *sock, unsigned int cmd, unsigned long arg);
 int mrc_sock_deliver(struct mrc_conn *conn, const void *data, u32 len,
 		     u32 flags, void *ref);
 void mrc_sock_rcv_space(struct sock *sk);
-void mrc_sock_partial_space(struct mrc_conn *conn);
+void mrc_sock_input_done(struct mrc_conn *conn);
 int mrc_sock_wait(struct sock *sk, long *timeo, bool (*ready)(struct sock *));
 
 /* zerocopy.c */
