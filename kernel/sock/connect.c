@@ -151,8 +151,8 @@ static int mrc_connect_start(struct sock *sk, const struct sockaddr_mrc *addr)
 	plane = mrc_route_plane(mn, addr, &local);
 	if (plane < 0 && plane != MRC_LOCAL_ANY_PLANE)
 		return plane;
-	if (!msk->port_hashed) {
-		err = mrc_port_bind(sk, 0);
+	if (!msk->port) {
+		err = mrc_port_connect_bind(sk);
 		if (err)
 			return err;
 	}

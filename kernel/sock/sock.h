@@ -35,6 +35,8 @@ struct mrc_pkt;
  * @local/@peer: names for getsockname()/getpeername()
  * @port:	bound service port (host order), 0 if unbound
  * @port_hashed: @port is ours in mrc_net.ports
+ * @port_shareable: @port came from connect()'s automatic bind: a
+ *		connecting socket may share it (mrc_port_connect_bind())
  * @rx_msgs:	SOCK_SEQPACKET: complete messages in sk_receive_queue
  * @accept_q:	listener: established children not yet accepted
  * @accept_node: child: its place in the listener's @accept_q
@@ -51,6 +53,7 @@ struct mrc_sock {
 	struct sockaddr_mrc	peer;
 	u16			port;
 	bool			port_hashed;
+	bool			port_shareable;
 	atomic_t		rx_msgs;
 	spinlock_t		accept_lock;	/* guards @accept_q */
 	struct list_head	accept_q;
@@ -115,6 +118,7 @@ struct sock *mrc_sock_alloc(struct net *net, struct socket *sock, int type,
 			    gfp_t gfp, int kern);
 int mrc_sock_core_cfg(struct sock *sk, struct mrc_core_cfg *cfg);
 int mrc_port_bind(struct sock *sk, u16 port);
+int mrc_port_connect_bind(struct sock *sk);
 void mrc_port_unbind(struct sock *sk);
 void mrc_sock_fill_addr(struct sockaddr_mrc *addr, int family,
 			const void *ip, u16 port);

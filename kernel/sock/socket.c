@@ -100,6 +100,43 @@ int mrc_port_bind(struct sock *sk, u16 port)
 	return 0;
 }
 
+/*
+ * connect()'s automatic bind: an ephemeral port of its own while one is
+ * free; then one that another connecting socket holds. A connection is
+ * known by its token (as a TCP one is by its four-tuple), so only a
+ * listener or an explicit bind needs a port to itself, and a netns is
+ * not limited to the 28,232 ephemeral ports' worth of connections.
+ * Under lock_sock(). Return: 0 or -EADDRINUSE.
+ */
+int mrc_port_connect_bind(struct sock *sk)
+{
+	struct mrc_net *mn = mrc_pernet(sock_net(sk));
+	u32 span = MRC_PORT_EPHEMERAL_HIGH - MRC_PORT_EPHEMERAL_LOW + 1;
+	struct mrc_sock *msk = mrc_sk(sk), *holder;
+	u32 start, i, port = 0;
+	int err;
+
+	err = mrc_port_bind(sk, 0);
+	if (!err)
+		msk->port_shareable = true;
+	if (err != -EADDRINUSE)
+		return err;
+	mutex_lock(&mn->lock);
+	start = get_random_u32_below(span);
+	for (i = 0; i < span && !port; i++) {
+		port = MRC_PORT_EPHEMERAL_LOW + (start + i) % span;
+		holder = xa_load(&mn->ports, port);
+		if (!holder || !READ_ONCE(holder->port_shareable))
+			port = 0;
+	}
+	mutex_unlock(&mn->lock);
+	if (!port)
+		return -EADDRINUSE;
+	msk->port = port;
+	msk->local.mrc_port = htons(port);
+	return 0;
+}
+
 void mrc_port_unbind(struct sock *sk)
 {
 	struct mrc_net *mn = mrc_pernet(sock_net(sk));
@@ -111,6 +148,7 @@ void mrc_port_unbind(struct sock *sk)
 	xa_erase_bh(&mn->ports, msk->port);
 	mutex_unlock(&mn->lock);
 	msk->port_hashed = false;
+	msk->port_shareable = false;
 }
 
 /* Is @addr one of this netns's plane addresses (or the wildcard)? */
