@@ -128,6 +128,8 @@ static int hold(const char *addr, int port, long n, int evs)
 			fprintf(stderr, "mrc_conns: connection %ld: %s\n", i, strerror(errno));
 			return 2;
 		}
+		if ((i + 1) % 10000 == 0)
+			fprintf(stderr, "mrc_conns: %ld connected\n", i + 1);
 	}
 	printf("ready %ld\n", n);
 	fflush(stdout);
