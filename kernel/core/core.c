@@ -362,10 +362,7 @@ static u32 mrc_core_random_token(struct mrc_core *core)
 	return t;
 }
 
-/*
- * The environment's random() is called first for the token (again while it
- * returns 0), then once for the ISN, then for EV values: tests rely on it.
- */
+/* Give struct mrc_core itself back to whichever op gave it. */
 static void mrc_core_free(struct mrc_core *core)
 {
 	const struct mrc_core_env env = core->env;
@@ -376,6 +373,10 @@ static void mrc_core_free(struct mrc_core *core)
 		env.ops->free(env.ctx, core);
 }
 
+/*
+ * The environment's random() is called first for the token (again while it
+ * returns 0), then once for the ISN, then for EV values: tests rely on it.
+ */
 struct mrc_core *mrc_core_create(const struct mrc_core_cfg *cfg,
 				 const struct mrc_core_env *env)
 {
