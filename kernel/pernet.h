@@ -78,6 +78,7 @@ struct mrc_net {
 	struct xarray			conns;
 	struct rhashtable		syn_peers;
 	struct xarray			ports;
+	u32				ports_ephemeral; /* of @ports; @lock */
 	struct mrc_mib __percpu		*mib;
 	/* RSTs to packets for no connection: never a reflection amplifier */
 	struct ratelimit_state		rst_limit;

@@ -69,6 +69,11 @@ int mrc_addr_validate(const struct sockaddr *uaddr, int addr_len)
 	return 0;
 }
 
+static bool mrc_port_ephemeral(u32 port)
+{
+	return port >= MRC_PORT_EPHEMERAL_LOW && port <= MRC_PORT_EPHEMERAL_HIGH;
+}
+
 /*
  * Claim service port @port (0: an ephemeral one) for @sk. Under
  * lock_sock(). Return: 0 or -EADDRINUSE.
@@ -84,13 +89,16 @@ int mrc_port_bind(struct sock *sk, u16 port)
 	mutex_lock(&mn->lock);
 	if (port) {
 		err = xa_insert_bh(&mn->ports, port, msk, GFP_KERNEL);
-	} else {
+	} else if (mn->ports_ephemeral < span) {
+		/* a free one is there: the count saves a walk of them all */
 		start = get_random_u32_below(span);
 		for (i = 0; i < span && err; i++) {
 			port = MRC_PORT_EPHEMERAL_LOW + (start + i) % span;
 			err = xa_insert_bh(&mn->ports, port, msk, GFP_KERNEL);
 		}
 	}
+	if (!err && mrc_port_ephemeral(port))
+		mn->ports_ephemeral++;
 	mutex_unlock(&mn->lock);
 	if (err)
 		return err == -EBUSY ? -EADDRINUSE : err;
@@ -146,6 +154,8 @@ void mrc_port_unbind(struct sock *sk)
 		return;
 	mutex_lock(&mn->lock);
 	xa_erase_bh(&mn->ports, msk->port);
+	if (mrc_port_ephemeral(msk->port))
+		mn->ports_ephemeral--;
 	mutex_unlock(&mn->lock);
 	msk->port_hashed = false;
 	msk->port_shareable = false;
