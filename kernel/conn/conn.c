@@ -172,8 +172,9 @@ struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
 	cfg->peer_paths = seed;
 
 	/*
-	 * The index is reserved first (it loads as NULL), so that nothing
-	 * can find the connection by its token before it is in both tables.
+	 * The index is reserved first (it loads as NULL): once the token is
+	 * hashed, RX may find the connection, and storing it in its walk
+	 * slot can no longer fail.
 	 * A 32-bit random token collides rarely; then draw another. So does
 	 * cfg->token, the one a client proposed for its early data.
 	 */
