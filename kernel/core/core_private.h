@@ -573,6 +573,7 @@ void mrc_ev_assign_planes(struct mrc_core *core);
 void mrc_ev_park(struct mrc_core *core);
 int mrc_ev_unpark(struct mrc_core *core);
 u16 mrc_ev_any_value(const struct mrc_core *core);
+u32 mrc_peer_plane_of(u32 planes, u32 idx);
 int mrc_ev_pick(struct mrc_core *core, u32 avoid_ev, u32 avoid_plane,
 		u32 len, bool force);
 int mrc_ev_pick_plane(struct mrc_core *core, u32 plane);

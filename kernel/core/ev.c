@@ -134,15 +134,9 @@ static int mrc_ev_table_alloc(struct mrc_core *core, u32 n)
 /* EV @idx's plane as mrc_ev_assign_planes() gives it (or will again). */
 static u8 mrc_ev_plane_of(const struct mrc_core *core, u32 idx)
 {
-	u32 p, k;
+	u32 p = mrc_peer_plane_of(core->common_mask, idx);
 
-	if (!core->common_mask)
-		return (u8)core->syn_plane;
-	k = idx % (core->ev_stride ? core->ev_stride : 1);
-	for (p = 0; p < MRC_WIRE_MAX_PLANES; p++)
-		if ((core->common_mask >> p & 1) && !k--)
-			break;
-	return (u8)p;
+	return (u8)(p < MRC_WIRE_MAX_PLANES ? p : core->syn_plane);
 }
 
 /* An EV as mrc_ev_init() made it: nothing learned, nothing changed. */

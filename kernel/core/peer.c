@@ -17,8 +17,11 @@ static bool mrc_peer_bit(const u64 *map, u32 i)
 	return map[i / 64] >> (i % 64) & 1;
 }
 
-/* EV @idx's plane under plane mask @planes, as mrc_ev_assign_planes(). */
-static u32 mrc_peer_plane_of(u32 planes, u32 idx)
+/*
+ * EV @idx's plane under plane mask @planes, as mrc_ev_assign_planes()
+ * gives it; MRC_WIRE_MAX_PLANES for an empty mask.
+ */
+u32 mrc_peer_plane_of(u32 planes, u32 idx)
 {
 	u32 n = 0, p, k;
 
