@@ -102,7 +102,7 @@ static void mrc_ack_spurious(struct mrc_core *core, const struct mrc_seg *seg,
 	if (seg->tx_count < 2 || !core->min_rtt_us ||
 	    now - seg->sent_us >= core->min_rtt_us / 2)
 		return;
-	core->stats.spurious_retx++;
+	MRC_STAT_INC(core, spurious_retx);
 	if (core->reo_steps < MRC_CORE_REORDER_MAX_STEPS)
 		core->reo_steps++;
 	core->reo_step_us = now;
@@ -373,7 +373,7 @@ int mrc_ack_sack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 	reason = mrc_ack_check_sack(core, s, fin_ack);
 	if (reason)
 		return reason;
-	core->stats.sacks_rx++;
+	MRC_STAT_INC(core, sacks_rx);
 	/*
 	 * A stale SACK's plane_up is as old as its window: one sent while a
 	 * plane of the peer was down, overtaken by one sent once it was up
@@ -399,7 +399,7 @@ int mrc_ack_sack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 		mrc_ack_window(core, s);
 	ce = s->ce_count || (s->cc_flags & MRC_SACK_CE);
 	if (ce)
-		core->stats.ce_echoed += s->ce_count ? s->ce_count : 1;
+		MRC_STAT_ADD(core, ce_echoed, s->ce_count ? s->ce_count : 1);
 	idx = s->echo_ev ? mrc_ev_find(core, s->echo_ev) : -1;
 	if (idx >= 0)
 		mrc_ev_on_ack(core, idx, rtt, s->cc_flags & MRC_SACK_CE);
@@ -455,7 +455,7 @@ int mrc_ack_nack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 	if (!mrc_ack_sent(core, n->psn) ||
 	    mrc_diff(core, core->snd_nxt, n->cum_psn) > 0)
 		return MRC_DROP_ACK;
-	core->stats.nacks_rx++;
+	MRC_STAT_INC(core, nacks_rx);
 	/*
 	 * Whatever the reason, the peer got our DATA's header: it is there
 	 * and a path reaches it. A NACK is no acknowledgment (the backoff

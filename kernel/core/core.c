@@ -51,6 +51,16 @@ void mrc_free(struct mrc_core *core, void *ptr)
 		core->env.ops->free(core->env.ctx, ptr);
 }
 
+/*
+ * At the end of a call: an idle connection gives back what it does not
+ * need (its EV table, its counters; ev.c and stats.c say when).
+ */
+static void mrc_core_park(struct mrc_core *core)
+{
+	mrc_ev_park(core);
+	mrc_stats_park(core);
+}
+
 u32 mrc_psn_add(const struct mrc_core *core, u32 psn, u32 n)
 {
 	return (psn + n) & mrc_psn_mask(core->psn24);
@@ -143,7 +153,7 @@ int mrc_snd_pkt(struct mrc_core *core, u32 plane, u32 ev,
 	hlen = mrc_wire_build(pkt, s->buf, sizeof(s->buf));
 	if (!hlen)
 		return -EINVAL;
-	core->stats.tx_pkts++;
+	MRC_STAT_INC(core, tx_pkts);
 	return core->env.ops->xmit(core->env.ctx, plane, ev, s->buf, hlen,
 				   payload, len, ref);
 }
@@ -217,8 +227,8 @@ void mrc_core_progress(struct mrc_core *core)
 	if (core->outstanding) {
 		u64 stall = now - core->last_progress_us;
 
-		if (stall > core->stats.longest_stall_us)
-			core->stats.longest_stall_us = stall;
+		if (stall > core->longest_stall_us)
+			core->longest_stall_us = stall;
 	}
 	core->last_progress_us = now;
 	core->backoff = 0;
@@ -290,6 +300,39 @@ static u64 mrc_core_user_timeout_us(u32 ms)
 	return (u64)mrc_cfg_or(ms, MRC_CORE_DEF_USER_TIMEOUT_MS) * 1000;
 }
 
+/* The tables by plane id (struct mrc_core says why their size). */
+static int mrc_core_planes_make(struct mrc_core *core,
+				const struct mrc_core_cfg *cfg)
+{
+	u32 mask = core->our_mask;
+
+	if (cfg->has_peer)
+		mask |= 1u << cfg->peer.id;
+	core->plane_slots = (u32)fls64(mask);
+	core->planes = mrc_alloc(core, 2 * core->plane_slots *
+				 sizeof(*core->planes));
+	core->paths = mrc_alloc(core, core->plane_slots *
+				sizeof(*core->paths));
+	if (!core->planes || !core->paths)
+		return -ENOMEM;
+	memset(core->planes, 0, 2 * core->plane_slots * sizeof(*core->planes));
+	memset(core->paths, 0, core->plane_slots * sizeof(*core->paths));
+	core->peer_planes = core->planes + core->plane_slots;
+	return 0;
+}
+
+static void mrc_core_planes_free(struct mrc_core *core)
+{
+	mrc_free(core, core->planes);
+	mrc_free(core, core->paths);
+}
+
+static size_t mrc_core_planes_mem_bytes(const struct mrc_core *core)
+{
+	return core->plane_slots *
+	       (2 * sizeof(*core->planes) + sizeof(*core->paths));
+}
+
 static int mrc_core_apply_cfg(struct mrc_core *core, const struct mrc_core_cfg *cfg)
 {
 	u32 i, id;
@@ -330,17 +373,20 @@ static int mrc_core_apply_cfg(struct mrc_core *core, const struct mrc_core_cfg *
 		id = cfg->planes[i].id;
 		if (id >= MRC_WIRE_MAX_PLANES || (core->our_mask & (1u << id)))
 			return -EINVAL;
-		core->planes[id] = cfg->planes[i];
 		core->our_mask |= 1u << id;
 	}
-	for (i = 0; i < MRC_WIRE_MAX_PLANES; i++)
+	if (cfg->has_peer && cfg->peer.id >= MRC_WIRE_MAX_PLANES)
+		return -EINVAL;
+	if (mrc_core_planes_make(core, cfg))
+		return -ENOMEM;
+	for (i = 0; i < cfg->nplanes; i++)
+		core->planes[cfg->planes[i].id] = cfg->planes[i];
+	for (i = 0; i < core->plane_slots; i++)
 		mrc_core_plane_weight(core, i, cfg->plane_weight[i]);
 	core->local_up = cfg->plane_up & core->our_mask;
 	core->peer_up = 0xffff;
 	if (cfg->has_peer) {
 		id = cfg->peer.id;
-		if (id >= MRC_WIRE_MAX_PLANES)
-			return -EINVAL;
 		core->peer_planes[id] = cfg->peer;
 		core->peer_mask = 1u << id;
 		core->syn_plane = id;
@@ -375,7 +421,8 @@ static void mrc_core_free(struct mrc_core *core)
 
 /*
  * The environment's random() is called first for the token (again while it
- * returns 0), then once for the ISN, then for EV values: tests rely on it.
+ * returns 0), then once for the ISN, then for the EV values' seed (again
+ * while it returns 0; none if the values are given): tests rely on it.
  */
 struct mrc_core *mrc_core_create(const struct mrc_core_cfg *cfg,
 				 const struct mrc_core_env *env)
@@ -390,7 +437,7 @@ struct mrc_core *mrc_core_create(const struct mrc_core_cfg *cfg,
 		return NULL;
 	memset(core, 0, sizeof(*core));
 	core->env = *env;
-	if (mrc_core_apply_cfg(core, cfg))
+	if (mrc_core_apply_cfg(core, cfg) || mrc_stats_init(core))
 		goto err_free;
 	core->token = cfg->token ? cfg->token : mrc_core_random_token(core);
 	core->isn = core->env.ops->random(core->env.ctx) &
@@ -415,6 +462,8 @@ err_send:
 err_evs:
 	mrc_ev_destroy(core);
 err_free:
+	mrc_stats_destroy(core);
+	mrc_core_planes_free(core);
 	mrc_core_free(core);
 	return NULL;
 }
@@ -427,6 +476,8 @@ void mrc_core_destroy(struct mrc_core *core)
 	mrc_rcv_destroy(core);
 	mrc_snd_destroy(core);
 	mrc_ev_destroy(core);
+	mrc_stats_destroy(core);
+	mrc_core_planes_free(core);
 	mrc_core_free(core);
 }
 
@@ -477,7 +528,8 @@ static int mrc_core_learn_peer(struct mrc_core *core, const struct mrc_pkt *p)
 	if (!(mask & core->our_mask))
 		return -EINVAL;
 	for (i = 0; i < syn->nplanes; i++)
-		core->peer_planes[syn->planes[i].id] = syn->planes[i];
+		if (syn->planes[i].id < core->plane_slots)
+			core->peer_planes[syn->planes[i].id] = syn->planes[i];
 	core->peer_mask = mask;
 	core->common_mask = mask & core->our_mask;
 	core->peer_token = p->src_token;
@@ -576,7 +628,7 @@ int mrc_core_accept(struct mrc_core *core, const struct mrc_pkt *syn,
 	mrc_core_send_syn(core, MRC_PKT_SYN_ACK);
 	mrc_core_notify(core, MRC_NOTE_ESTABLISHED, 0);
 	mrc_core_rearm(core);
-	mrc_ev_park(core);
+	mrc_core_park(core);
 	return 0;
 }
 
@@ -624,7 +676,7 @@ static int mrc_core_on_rst(struct mrc_core *core, const struct mrc_pkt *p)
 			core->early_refused = true;
 		else
 			mrc_snd_early_refused(core, p->ev);
-		core->stats.early_refused++;
+		MRC_STAT_INC(core, early_refused);
 		return MRC_DROP_STATE;
 	}
 	mrc_core_fail(core, core->state == MRC_CORE_SYN_SENT ?
@@ -709,9 +761,10 @@ static int mrc_core_input_done(struct mrc_core *core, int reason)
 {
 	if (reason != MRC_DROP_NONE) {
 		if (reason > 0 && reason < MRC_DROP_MAX)
-			core->stats.drops[reason]++;
+			mrc_stat_add(core, offsetof(struct mrc_core_stats, drops) /
+				     sizeof(u64) + reason, 1);
 	} else {
-		core->stats.rx_pkts++;
+		MRC_STAT_INC(core, rx_pkts);
 	}
 	if (core->state != MRC_CORE_ABORTED && !core->in_batch)
 		mrc_core_rearm(core);
@@ -734,7 +787,7 @@ void mrc_core_input_end(struct mrc_core *core)
 		if (sack)
 			mrc_rcv_send_sack(core, core->batch_sack_plane, false);
 		mrc_core_rearm(core);
-		mrc_ev_park(core);
+		mrc_core_park(core);
 	}
 	mrc_clock_leave(core);
 }
@@ -750,7 +803,7 @@ int mrc_core_input(struct mrc_core *core, const struct mrc_pkt *pkt,
 		reason = mrc_core_dispatch(core, pkt, plane, ce);
 	reason = mrc_core_input_done(core, reason);
 	if (!core->in_batch)
-		mrc_ev_park(core);
+		mrc_core_park(core);
 	mrc_clock_leave(core);
 	return reason;
 }
@@ -767,7 +820,7 @@ int mrc_core_input_trimmed(struct mrc_core *core, const struct mrc_pkt *pkt,
 			 mrc_rcv_trimmed(core, pkt, plane) : MRC_DROP_TYPE;
 	reason = mrc_core_input_done(core, reason);
 	if (!core->in_batch)
-		mrc_ev_park(core);
+		mrc_core_park(core);
 	mrc_clock_leave(core);
 	return reason;
 }
@@ -834,7 +887,7 @@ void mrc_core_on_timer(struct mrc_core *core)
 		mrc_core_rearm(core);
 	} else {
 		mrc_core_timer_run(core);
-		mrc_ev_park(core);
+		mrc_core_park(core);
 	}
 	mrc_clock_leave(core);
 }
@@ -967,7 +1020,7 @@ u32 mrc_core_peer_token(const struct mrc_core *core)
 const struct mrc_core_plane *mrc_core_peer_plane(const struct mrc_core *core,
 						 u32 plane)
 {
-	if (plane >= MRC_WIRE_MAX_PLANES || !(core->peer_mask & (1u << plane)))
+	if (plane >= core->plane_slots || !(core->peer_mask & (1u << plane)))
 		return NULL;
 	return &core->peer_planes[plane];
 }
@@ -979,29 +1032,8 @@ u32 mrc_core_peer_service_port(const struct mrc_core *core)
 
 size_t mrc_core_mem_bytes(const struct mrc_core *core)
 {
-	return sizeof(*core) + mrc_ev_mem_bytes(core) +
+	return sizeof(*core) + mrc_core_planes_mem_bytes(core) +
+	       mrc_stats_mem_bytes(core) + mrc_ev_mem_bytes(core) +
 	       mrc_snd_mem_bytes(core) + mrc_rcv_mem_bytes(core);
 }
 
-void mrc_core_get_stats(const struct mrc_core *core,
-			struct mrc_core_stats *stats)
-{
-	*stats = core->stats;
-	stats->srtt_us = core->srtt_us;
-	stats->rttvar_us = core->rttvar_us;
-	stats->rto_us = core->rto_us;
-	/* No plane usable (a handshake, every plane down): the SYN's. */
-	stats->cwnd = core->usable ? mrc_path_cwnd(core) :
-		      core->paths[core->syn_plane].win.cwnd;
-	stats->inflight_bytes = core->tx_list.bytes;
-	stats->peer_rwnd = core->peer_rwnd;
-	stats->evs_good = mrc_ev_good_count(core);
-	stats->planes_usable = core->usable;
-	if (core->outstanding && core->state != MRC_CORE_ABORTED) {
-		u64 stall = core->env.ops->now_us(core->env.ctx) -
-			    core->last_progress_us;
-
-		if (stall > stats->longest_stall_us)
-			stats->longest_stall_us = stall;
-	}
-}

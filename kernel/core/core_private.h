@@ -58,6 +58,8 @@ extern "C" {
 #define MRC_EV_PROBE_MAX_SHIFT		4
 /* Retry period after an allocation failure refused a send. */
 #define MRC_CORE_ALLOC_RETRY_US		1000
+/* Nonzero counters an idle connection keeps in the core (stats.c). */
+#define MRC_STATS_PARKED		8
 /* "No EV to avoid" for mrc_ev_pick(). */
 #define MRC_EV_NONE			0xffffffffu
 
@@ -297,9 +299,20 @@ struct mrc_core {
 	u32			rto_max_us;
 	u32			rto_init_us;
 
-	/* planes: ids are bits */
-	struct mrc_core_plane	planes[MRC_WIRE_MAX_PLANES];	/* by id */
-	struct mrc_core_plane	peer_planes[MRC_WIRE_MAX_PLANES];
+	/*
+	 * Planes: ids are bits. The tables by plane id hold plane_slots
+	 * entries, ids 0 .. plane_slots - 1: the highest id of ours (or of
+	 * the handshake plane the caller named) and below, fixed at create,
+	 * so that a host of 4 planes pays for 4, not MRC_WIRE_MAX_PLANES
+	 * (1,536 bytes of an idle connection's 2,600 went to the 16 slots).
+	 * Paths exist only for planes of ours, and a peer's plane past the
+	 * last slot could carry nothing of ours. One allocation holds
+	 * planes then peer_planes (the addresses), another paths; both are
+	 * made by mrc_core_create() and freed by mrc_core_destroy().
+	 */
+	struct mrc_core_plane	*planes;	/* ours, by id */
+	struct mrc_core_plane	*peer_planes;	/* the peer's, by id */
+	u32			plane_slots;
 	u32			our_mask;
 	u32			peer_mask;
 	u32			common_mask;
@@ -307,7 +320,7 @@ struct mrc_core {
 	u32			peer_up;
 	u32			usable;		/* planes carrying data now */
 	u32			syn_plane;	/* plane of handshake packets */
-	struct mrc_path		paths[MRC_WIRE_MAX_PLANES];	/* by id */
+	struct mrc_path		*paths;		/* by id, plane_slots */
 	u16			path_wmax;	/* mrc_path_weigh() */
 	u32			path_wsum;	/* mrc_path_weigh() */
 	u32			path_sent;	/* paths[].sent together */
@@ -316,6 +329,7 @@ struct mrc_core {
 	/* EVs */
 	struct mrc_ev		*evs;
 	u32			nevs;
+	u32			ev_rr;		/* fallback round-robin cursor */
 	/*
 	 * Every EV's counters, by index: NULL until the first segment is
 	 * queued, then allocated with the send ring (mrc_snd_reserve()) and
@@ -333,12 +347,18 @@ struct mrc_core {
 	u16			*ev_hash;
 	u32			ev_hash_mask;
 	/*
-	 * While parked (mrc_ev_park()): the EV values, and evs and ev_hash
-	 * are NULL; else NULL.
+	 * EV values: EV i's is mrc_ev_seed_value(ev_seed, i), or for a
+	 * connection given explicit values (cfg->evs, or a peer table of
+	 * such), ev_seed is 0 and each EV has its own.
 	 */
-	u16			*ev_parked;
+	u32			ev_seed;
+	/*
+	 * Parked (mrc_ev_park()): evs and ev_hash are NULL, and ev_parked
+	 * holds the values if ev_seed cannot make them again; else NULL.
+	 */
+	bool			evs_parked;
 	u32			ev_min_active;
-	u32			ev_rr;		/* fallback round-robin cursor */
+	u16			*ev_parked;
 	/*
 	 * The states cfg->peer_paths gave (peer.c): bit i of seed_bad, EV i
 	 * was bad on the planes seed_planes (0: no seed), applied once the
@@ -400,7 +420,6 @@ struct mrc_core {
 	u64			*lost_map;
 	u32			tx_seq;
 	u32			rack_hi;	/* highest tx_seq acked */
-	bool			rack_valid;
 	u64			rack_due_us;	/* reorder timer, 0: off */
 	/*
 	 * RACK's scan resumes (ack.c): when rack_scan_ok, every segment of
@@ -409,6 +428,7 @@ struct mrc_core {
 	 * rack_resume on tx_list as segments come and go.
 	 */
 	struct mrc_seg		*rack_resume;
+	bool			rack_valid;	/* rack_hi is set */
 	bool			rack_scan_ok;
 	u32			reo_steps;	/* reordering window widenings */
 	u32			rtt_floor_us;	/* lowest RTT sample of any EV */
@@ -426,9 +446,10 @@ struct mrc_core {
 	u32			rto_us;
 	u32			min_rtt_us;
 	u32			backoff;
-	bool			tlp_sent;	/* tail probe since snd_una moved */
 	u64			last_tx_us;	/* handshake/FIN/persist send */
 	u64			last_progress_us;
+	u64			longest_stall_us;	/* that has ended */
+	bool			tlp_sent;	/* tail probe since snd_una moved */
 	bool			outstanding;	/* stall clock running */
 	struct mrc_nscc		cc;
 
@@ -469,7 +490,15 @@ struct mrc_core {
 	u64			timer_armed;
 	u64			alloc_retry_us;
 
-	struct mrc_core_stats	stats;
+	/*
+	 * The counters (stats.c): words of struct mrc_core_stats up to its
+	 * gauges, allocated while the connection has traffic, else (NULL)
+	 * the stats_nparked nonzero ones as (word, value) pairs.
+	 */
+	struct mrc_core_stats	*stats;
+	u32			stats_parked_val[MRC_STATS_PARKED];
+	u8			stats_parked_word[MRC_STATS_PARKED];
+	u8			stats_nparked;
 };
 
 /* core.c */
@@ -573,6 +602,8 @@ void mrc_ev_assign_planes(struct mrc_core *core);
 void mrc_ev_park(struct mrc_core *core);
 int mrc_ev_unpark(struct mrc_core *core);
 u16 mrc_ev_any_value(const struct mrc_core *core);
+u16 mrc_ev_seed_value(u32 seed, u32 idx);
+u16 mrc_ev_value(const struct mrc_core *core, u32 idx);
 u32 mrc_peer_plane_of(u32 planes, u32 idx);
 int mrc_ev_pick(struct mrc_core *core, u32 avoid_ev, u32 avoid_plane,
 		u32 len, bool force);
@@ -591,6 +622,27 @@ int mrc_ev_on_probe_reply(struct mrc_core *core, const struct mrc_pkt *pkt,
 u64 mrc_ev_probe_deadline(const struct mrc_core *core);
 void mrc_ev_on_timer(struct mrc_core *core, u64 now);
 u32 mrc_ev_good_count(const struct mrc_core *core);
+
+/* stats.c */
+int mrc_stats_init(struct mrc_core *core);
+void mrc_stats_destroy(struct mrc_core *core);
+void mrc_stats_park(struct mrc_core *core);
+size_t mrc_stats_mem_bytes(const struct mrc_core *core);
+void mrc_stat_add_slow(struct mrc_core *core, u32 word, u64 n);
+
+/* Add @n to counter word @word of struct mrc_core_stats (stats.c). */
+static inline void mrc_stat_add(struct mrc_core *core, u32 word, u64 n)
+{
+	if (core->stats)
+		((u64 *)core->stats)[word] += n;
+	else
+		mrc_stat_add_slow(core, word, n);
+}
+
+#define MRC_STAT_ADD(core, field, n)					\
+	mrc_stat_add(core, offsetof(struct mrc_core_stats, field) /	\
+		     sizeof(u64), n)
+#define MRC_STAT_INC(core, field)	MRC_STAT_ADD(core, field, 1)
 
 /* peer.c */
 u32 mrc_peer_seed_evs(struct mrc_core *core, const struct mrc_core_cfg *cfg,

@@ -31,7 +31,6 @@
 
 /* Random EV values lie in the UDP source port range above the well-known. */
 #define MRC_EV_VALUE_MIN	1024u
-#define MRC_EV_VALUE_SPAN	(65536u - MRC_EV_VALUE_MIN)
 
 /* Slots of the by-value table for @nevs EVs: a power of two >= 2 x. */
 static u32 mrc_ev_hash_slots(u32 nevs)
@@ -73,20 +72,56 @@ static void mrc_ev_hash_add(struct mrc_core *core, u32 idx)
 		core->ev_hash[h] = (u16)(idx + 1);
 }
 
-static u16 mrc_ev_random_value(struct mrc_core *core)
+/* A 32-bit mix (the "lowbias32" hash): every input bit moves every output's. */
+static u32 mrc_ev_mix(u32 x)
 {
-	u32 tries, v = 0;
+	x ^= x >> 16;
+	x *= 0x7feb352du;
+	x ^= x >> 15;
+	x *= 0x846ca68bu;
+	x ^= x >> 16;
+	return x;
+}
 
-	for (tries = 0; tries < 8; tries++) {
-		v = MRC_EV_VALUE_MIN +
-		    core->env.ops->random(core->env.ctx) % MRC_EV_VALUE_SPAN;
-		if (mrc_ev_find(core, v) < 0)
-			return (u16)v;
+/* A permutation of the 16-bit values keyed by @seed: four Feistel rounds. */
+static u32 mrc_ev_permute(u32 seed, u32 v)
+{
+	u32 l = v >> 8, r = v & 0xff, t, k;
+
+	for (k = 0; k < 4; k++) {
+		t = l ^ (mrc_ev_mix(seed ^ mrc_ev_mix(k << 8 | r)) & 0xff);
+		l = r;
+		r = t;
 	}
-	/* Unlucky: walk to the next free value (at most 256 are taken). */
-	while (mrc_ev_find(core, v) >= 0)
-		v = v + 1 > 0xffff ? MRC_EV_VALUE_MIN : v + 1;
+	return l << 8 | r;
+}
+
+/*
+ * mrc_ev_seed_value - EV @idx's value under @seed: the keyed permutation
+ * of MRC_EV_VALUE_MIN + @idx, applied again while it falls below
+ * MRC_EV_VALUE_MIN (cycle walking: a permutation of the range itself).
+ * So one random 32-bit seed gives a connection distinct values, spread
+ * as random ones are, and a parked connection or the peer table keeps
+ * 4 bytes instead of 2 an EV. Stable: values are on the wire.
+ */
+u16 mrc_ev_seed_value(u32 seed, u32 idx)
+{
+	u32 v = MRC_EV_VALUE_MIN + idx;
+
+	do
+		v = mrc_ev_permute(seed, v);
+	while (v < MRC_EV_VALUE_MIN);
 	return (u16)v;
+}
+
+/* EV @idx's value, parked or not. */
+u16 mrc_ev_value(const struct mrc_core *core, u32 idx)
+{
+	if (core->evs)
+		return core->evs[idx].value;
+	if (core->ev_parked)
+		return core->ev_parked[idx];
+	return mrc_ev_seed_value(core->ev_seed, idx);
 }
 
 void mrc_ev_destroy(struct mrc_core *core)
@@ -97,6 +132,7 @@ void mrc_ev_destroy(struct mrc_core *core)
 	core->ev_hash = NULL;
 	mrc_free(core, core->ev_parked);
 	core->ev_parked = NULL;
+	core->evs_parked = false;
 }
 
 /* Bytes of the EV table, its index and (once allocated) its counters. */
@@ -104,8 +140,9 @@ size_t mrc_ev_mem_bytes(const struct mrc_core *core)
 {
 	size_t n = core->evs ? core->nevs : 0;
 
-	if (core->ev_parked)
-		return core->nevs * sizeof(*core->ev_parked);
+	if (core->evs_parked)
+		return core->ev_parked ? core->nevs * sizeof(*core->ev_parked) :
+					 0;
 	return n * (sizeof(*core->evs) +
 		    (core->ev_stats ? sizeof(*core->ev_stats) : 0)) +
 	       (core->ev_hash ? (size_t)(core->ev_hash_mask + 1) *
@@ -153,11 +190,12 @@ static bool mrc_ev_pristine(const struct mrc_core *core, u32 idx)
 
 /*
  * mrc_ev_park - an established connection that has carried nothing, and
- * whose EVs are all as they were made, keeps only their values (2 bytes
- * an EV) instead of the table and its index (4.5 KiB for 128): most of
- * an idle connection's memory. mrc_ev_unpark() makes the same table
- * again when traffic starts, or anything else needs it. No-op if any
- * condition fails or the allocation does.
+ * whose EVs are all as they were made, keeps only their seed (ev_seed),
+ * or for explicit values those (2 bytes an EV), instead of the table and
+ * its index (4.5 KiB for 128): most of an idle connection's memory.
+ * mrc_ev_unpark() makes the same table again when traffic starts, or
+ * anything else needs it. No-op if any condition fails or the
+ * allocation does.
  */
 void mrc_ev_park(struct mrc_core *core)
 {
@@ -170,12 +208,15 @@ void mrc_ev_park(struct mrc_core *core)
 	for (i = 0; i < core->nevs; i++)
 		if (!mrc_ev_pristine(core, i))
 			return;
-	core->ev_parked = mrc_alloc(core, core->nevs *
-					  sizeof(*core->ev_parked));
-	if (!core->ev_parked)
-		return;
-	for (i = 0; i < core->nevs; i++)
-		core->ev_parked[i] = core->evs[i].value;
+	if (!core->ev_seed) {
+		core->ev_parked = mrc_alloc(core, core->nevs *
+						  sizeof(*core->ev_parked));
+		if (!core->ev_parked)
+			return;
+		for (i = 0; i < core->nevs; i++)
+			core->ev_parked[i] = core->evs[i].value;
+	}
+	core->evs_parked = true;
 	mrc_free(core, core->evs);
 	core->evs = NULL;
 	mrc_free(core, core->ev_hash);
@@ -193,7 +234,7 @@ int mrc_ev_unpark(struct mrc_core *core)
 	struct mrc_ev *ev;
 	u32 i;
 
-	if (!core->ev_parked)
+	if (!core->evs_parked)
 		return 0;
 	if (mrc_ev_table_alloc(core, core->nevs)) {
 		mrc_free(core, core->evs);
@@ -204,7 +245,8 @@ int mrc_ev_unpark(struct mrc_core *core)
 	}
 	for (i = 0; i < core->nevs; i++) {
 		ev = &core->evs[i];
-		ev->value = core->ev_parked[i];
+		ev->value = core->ev_parked ? core->ev_parked[i] :
+			    mrc_ev_seed_value(core->ev_seed, i);
 		ev->state = MRC_EV_GOOD;
 		ev->weight = MRC_EV_WEIGHT_FULL;
 		ev->plane = mrc_ev_plane_of(core, i);
@@ -212,6 +254,7 @@ int mrc_ev_unpark(struct mrc_core *core)
 	}
 	mrc_free(core, core->ev_parked);
 	core->ev_parked = NULL;
+	core->evs_parked = false;
 	return 0;
 }
 
@@ -236,9 +279,11 @@ int mrc_ev_init(struct mrc_core *core, const struct mrc_core_cfg *cfg)
 		values = cfg->evs;
 	else
 		mrc_peer_seed_evs(core, cfg, n, &values);
+	while (!values && !core->ev_seed)
+		core->ev_seed = core->env.ops->random(core->env.ctx);
 	for (i = 0; i < n; i++) {
 		core->evs[i].value = values ? values[i] :
-				     mrc_ev_random_value(core);
+				     mrc_ev_seed_value(core->ev_seed, i);
 		core->evs[i].state = MRC_EV_GOOD;
 		core->evs[i].weight = MRC_EV_WEIGHT_FULL;
 		core->evs[i].plane = (u8)core->syn_plane;
@@ -265,7 +310,7 @@ void mrc_ev_assign_planes(struct mrc_core *core)
 			ids[n++] = (u8)p;
 	if (!n)
 		return;
-	for (p = 0; p < MRC_WIRE_MAX_PLANES; p++)
+	for (p = 0; p < core->plane_slots; p++)
 		core->paths[p].good = 0;
 	core->ev_stride = n;
 	for (i = 0; i < core->nevs; i++) {
@@ -292,9 +337,7 @@ int mrc_ev_find(const struct mrc_core *core, u32 value)
 /* An EV value for a control packet that needs no particular one. */
 u16 mrc_ev_any_value(const struct mrc_core *core)
 {
-	if (core->evs)
-		return core->evs[0].value;
-	return core->ev_parked ? core->ev_parked[0] : 0;
+	return core->evs || core->evs_parked ? mrc_ev_value(core, 0) : 0;
 }
 
 static bool mrc_ev_on_usable(const struct mrc_core *core,
@@ -307,7 +350,7 @@ u32 mrc_ev_good_count(const struct mrc_core *core)
 {
 	u32 i, n = 0;
 
-	if (core->ev_parked) {
+	if (core->evs_parked) {
 		/* all GOOD, as made */
 		for (i = 0; i < core->nevs; i++)
 			n += !!(core->usable & (1u << mrc_ev_plane_of(core, i)));
@@ -346,7 +389,7 @@ void mrc_ev_set(struct mrc_core *core, u32 idx, u8 state)
 	}
 	if (state == MRC_EV_GOOD)
 		ev->losses_in_row = 0;
-	core->stats.ev_state_changes++;
+	MRC_STAT_INC(core, ev_state_changes);
 	mrc_core_notify(core, MRC_NOTE_EV_STATE, idx);
 }
 
@@ -620,7 +663,7 @@ int mrc_ev_send_probe(struct mrc_core *core, u32 idx)
 	pr->tsval = (u32)now;
 	pr->plane = ev->plane;
 	pr->plane_up = (u16)(core->local_up & core->our_mask);
-	core->stats.probes_tx++;
+	MRC_STAT_INC(core, probes_tx);
 	mrc_snd_pkt(core, ev->plane, ev->value, NULL, 0, NULL);
 	return 0;
 }
@@ -666,7 +709,7 @@ int mrc_ev_on_probe_reply(struct mrc_core *core, const struct mrc_pkt *pkt,
 	if (ev->value != pkt->ev || !ev->probing ||
 	    ev->probe_id != pkt->probe.probe_id)
 		return MRC_DROP_STATE;
-	core->stats.probe_replies_rx++;
+	MRC_STAT_INC(core, probe_replies_rx);
 	mrc_ev_peer_planes(core, pkt->probe.plane_up);
 	ev->probing = 0;
 	rtt = (u32)mrc_now(core) - pkt->probe.tsval;
@@ -759,8 +802,8 @@ int mrc_core_ev_get(const struct mrc_core *core, u32 idx,
 	if (idx >= core->nevs)
 		return -ENOENT;
 	memset(info, 0, sizeof(*info));
-	if (core->ev_parked) {
-		info->value = core->ev_parked[idx];
+	if (core->evs_parked) {
+		info->value = mrc_ev_value(core, idx);
 		info->plane = mrc_ev_plane_of(core, idx);
 		info->state = MRC_EV_GOOD;
 		return 0;	/* nothing sent: every counter is 0 */

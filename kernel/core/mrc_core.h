@@ -249,13 +249,16 @@ struct mrc_core_cc {
  * reads or writes one (in mrc.ko, a lock of the peer table's).
  * @nevs:	EVs in @evs (0: nothing learned yet)
  * @planes:	bit p: plane p was common to both ends
- * @evs:	EV values by index
+ * @ev_seed:	the seed the EV values come from (0: explicit values)
+ * @evs:	EV values by index (with @ev_seed, what the seed gives: a
+ *		reader needs only the seed, and a store may keep only it)
  * @bad:	bit i: EV i was ASSUMED_BAD, or its last packet lost, at the
  *		last report
  */
 struct mrc_core_peer_paths {
 	u32	nevs;
 	u32	planes;
+	u32	ev_seed;
 	u16	evs[MRC_CORE_MAX_EVS];
 	u64	bad[MRC_CORE_MAX_EVS / 64];
 };
@@ -269,7 +272,8 @@ struct mrc_core_peer_paths {
  * @mss:		DATA payload bytes (default 1400)
  * @ev_count:		EVs of the connection (default 128, max 256), split
  *			evenly over the planes both ends have
- * @evs/@nevs:		explicit EV values from an EV profile (else random)
+ * @evs/@nevs:		explicit EV values from an EV profile (else drawn
+ *			from one random seed: mrc_ev_seed_value(), ev.c)
  * @peer_paths:		what earlier connections to the peer learned (NULL:
  *			nothing); read in mrc_core_create() only, and only
  *			without @evs and when its EV count is @ev_count's

@@ -45,7 +45,7 @@ void mrc_path_init(struct mrc_core *core, u32 mask)
 
 	for (p = 0; p < MRC_WIRE_MAX_PLANES; p++)
 		n += !!(mask & (1u << p));
-	for (p = 0; p < MRC_WIRE_MAX_PLANES; p++)
+	for (p = 0; p < core->plane_slots; p++)
 		mrc_nscc_win_init(&core->cc, &core->paths[p].win,
 				  mask & (1u << p) ? n : 1);
 }
@@ -63,7 +63,7 @@ void mrc_path_sent(struct mrc_core *core, const struct mrc_seg *seg)
 		return;
 	/* Halve the history: the shares are of the recent packets. */
 	core->path_sent = 0;
-	for (p = 0; p < MRC_WIRE_MAX_PLANES; p++) {
+	for (p = 0; p < core->plane_slots; p++) {
 		core->paths[p].sent /= 2;
 		core->path_sent += core->paths[p].sent;
 	}
@@ -100,7 +100,7 @@ void mrc_path_weigh(struct mrc_core *core)
 
 void mrc_core_plane_weight(struct mrc_core *core, u32 plane, u32 weight)
 {
-	if (plane >= MRC_WIRE_MAX_PLANES)
+	if (plane >= core->plane_slots)
 		return;
 	if (!weight)
 		weight = MRC_PLANE_WEIGHT_DEFAULT;
@@ -300,7 +300,7 @@ void mrc_path_on_sack(struct mrc_core *core, u32 trig_plane, u32 rtt_us,
 	struct mrc_path *path;
 	u32 p;
 
-	for (p = 0; p < MRC_WIRE_MAX_PLANES; p++) {
+	for (p = 0; p < core->plane_slots; p++) {
 		path = &core->paths[p];
 		trig = p == trig_plane;
 		if (!path->acked && !(trig && rtt_us))

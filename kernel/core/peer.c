@@ -51,7 +51,8 @@ u32 mrc_peer_seed_evs(struct mrc_core *core, const struct mrc_core_cfg *cfg,
 		return 0;
 	memcpy(core->seed_bad, pp->bad, sizeof(core->seed_bad));
 	core->seed_planes = pp->planes;
-	*evs = pp->evs;
+	core->ev_seed = pp->ev_seed;
+	*evs = pp->ev_seed ? NULL : pp->evs;
 	return n;
 }
 
@@ -108,16 +109,18 @@ static bool mrc_peer_ev_bad(const struct mrc_ev *ev)
 }
 
 /*
- * Is @pp @core's own report (same EV count, planes and values)? Two
- * values stand for all: another connection's set matches them by chance
- * once in 2^32.
+ * Is @pp @core's own report (same EV count, planes and values)? The seed
+ * stands for the values; without one, two values stand for all: another
+ * connection's set matches them by chance once in 2^32.
  */
 static bool mrc_peer_paths_ours(const struct mrc_core *core,
 				const struct mrc_core_peer_paths *pp, u32 idx)
 {
-	return pp->nevs == core->nevs && pp->planes == core->common_mask &&
-	       pp->evs[0] == core->evs[0].value &&
-	       pp->evs[idx] == core->evs[idx].value;
+	if (pp->nevs != core->nevs || pp->planes != core->common_mask ||
+	    pp->ev_seed != core->ev_seed)
+		return false;
+	return core->ev_seed || (pp->evs[0] == core->evs[0].value &&
+				 pp->evs[idx] == core->evs[idx].value);
 }
 
 void mrc_core_peer_paths_learn_ev(const struct mrc_core *core,
@@ -142,19 +145,17 @@ void mrc_core_peer_paths_learn(const struct mrc_core *core,
 	 * Before the handshake the EVs have no planes yet, or (early data)
 	 * only the ones we took the peer to have.
 	 */
-	if (!core->peer_learned || (!core->evs && !core->ev_parked))
+	if (!core->peer_learned || (!core->evs && !core->evs_parked))
 		return;
 	pp->nevs = core->nevs;
 	pp->planes = core->common_mask;
+	pp->ev_seed = core->ev_seed;
 	memset(pp->bad, 0, sizeof(pp->bad));
-	if (core->ev_parked) {
-		/* parked: every EV as it was made, none bad */
-		for (i = 0; i < core->nevs; i++)
-			pp->evs[i] = core->ev_parked[i];
-		return;
-	}
+	for (i = 0; i < core->nevs; i++)
+		pp->evs[i] = mrc_ev_value(core, i);
+	if (core->evs_parked)
+		return;	/* every EV as it was made, none bad */
 	for (i = 0; i < core->nevs; i++) {
-		pp->evs[i] = core->evs[i].value;
 		if (mrc_peer_ev_bad(&core->evs[i]))
 			pp->bad[i / 64] |= 1ull << (i % 64);
 	}

@@ -244,7 +244,7 @@ void mrc_rcv_send_sack(struct mrc_core *core, u32 plane, bool fin_ack)
 	mrc_snd_pkt(core, reply,
 		    mrc_rcv_reply_ev(core, reply, core->last_plane,
 				     fresh ? core->last_ev : 0), NULL, 0, NULL);
-	core->stats.sacks_tx++;
+	MRC_STAT_INC(core, sacks_tx);
 	core->unacked_pkts = 0;
 	core->ce_pending = 0;
 	core->ack_due_us = 0;
@@ -265,7 +265,7 @@ static void mrc_rcv_send_nack(struct mrc_core *core,
 	mrc_snd_pkt(core, reply,
 		    mrc_rcv_reply_ev(core, reply, plane, pkt->ev), NULL, 0,
 		    NULL);
-	core->stats.nacks_tx++;
+	MRC_STAT_INC(core, nacks_tx);
 }
 
 void mrc_rcv_deliver(struct mrc_core *core)
@@ -285,7 +285,7 @@ void mrc_rcv_deliver(struct mrc_core *core)
 		if (core->env.ops->deliver(core->env.ctx, data, s->len, flags,
 					   ref ? s->ptr : NULL) < 0)
 			break;
-		core->stats.delivered_bytes += s->len;
+		MRC_STAT_ADD(core, delivered_bytes, s->len);
 		core->app_free = core->app_free > s->len ?
 				 core->app_free - s->len : 0;
 		core->held_bytes -= s->len;
@@ -427,7 +427,7 @@ static void mrc_rcv_sack_due(struct mrc_core *core, u32 plane)
 static void mrc_rcv_dup(struct mrc_core *core, const struct mrc_pkt *pkt,
 			u32 plane, bool ce)
 {
-	core->stats.dup_pkts++;
+	MRC_STAT_INC(core, dup_pkts);
 	mrc_rcv_note_trigger(core, pkt, plane, ce);
 	mrc_rcv_sack_due(core, plane);
 }
@@ -456,12 +456,12 @@ int mrc_rcv_data(struct mrc_core *core, const struct mrc_pkt *pkt,
 		return reason;
 	ooo = psn != core->rcv_nxt;
 	closes = !ooo && mrc_rcv_ooo(core) > 1;
-	core->stats.rx_data_pkts++;
-	core->stats.rx_data_bytes += pkt->payload_len;
+	MRC_STAT_INC(core, rx_data_pkts);
+	MRC_STAT_ADD(core, rx_data_bytes, pkt->payload_len);
 	if (ce)
-		core->stats.ce_rx++;
+		MRC_STAT_INC(core, ce_rx);
 	if (ooo)
-		core->stats.ooo_pkts++;
+		MRC_STAT_INC(core, ooo_pkts);
 	mrc_rcv_advance(core);
 	mrc_core_trace(core, MRC_TRACE_RX, psn, plane, pkt->ev,
 		       pkt->payload_len, 0, 0, ce);
@@ -514,7 +514,7 @@ int mrc_rcv_trimmed(struct mrc_core *core, const struct mrc_pkt *pkt,
 				  MRC_NACK_PSN_OUT_OF_WINDOW);
 		return MRC_DROP_PSN_WINDOW;
 	}
-	core->stats.trimmed_rx++;
+	MRC_STAT_INC(core, trimmed_rx);
 	mrc_rcv_send_nack(core, pkt, plane, MRC_NACK_TRIMMED);
 	return MRC_DROP_NONE;
 }

@@ -732,14 +732,14 @@ static int mrc_snd_xmit(struct mrc_core *core, struct mrc_seg *seg,
 	core->ev_stats[seg->ev_idx].tx_bytes += seg->len;
 	if (retx) {
 		core->ev_stats[seg->ev_idx].retx_pkts++;
-		core->stats.retx_pkts++;
-		core->stats.retx_bytes += seg->len;
+		MRC_STAT_INC(core, retx_pkts);
+		MRC_STAT_ADD(core, retx_bytes, seg->len);
 	} else {
-		core->stats.tx_data_pkts++;
-		core->stats.tx_data_bytes += seg->len;
+		MRC_STAT_INC(core, tx_data_pkts);
+		MRC_STAT_ADD(core, tx_data_bytes, seg->len);
 	}
 	if (core->state == MRC_CORE_SYN_SENT)
-		core->stats.early_data_bytes += seg->len;
+		MRC_STAT_ADD(core, early_data_bytes, seg->len);
 	mrc_core_trace(core, MRC_TRACE_TX, seg->psn, ev->plane, ev->value,
 		       seg->len, 0, retx, false);
 	mrc_snd_mark_outstanding(core);
@@ -848,7 +848,7 @@ void mrc_snd_mark_lost(struct mrc_core *core, struct mrc_seg *seg, u32 why)
 	mrc_core_trace(core, MRC_TRACE_LOSS, seg->psn, seg->plane, ev->value,
 		       seg->len, 0, why, false);
 	if (why == 0)
-		core->stats.fast_retx++;
+		MRC_STAT_INC(core, fast_retx);
 	if (why == 0 || why == 1) {
 		core->ev_stats[seg->ev_idx].losses++;
 		mrc_ev_on_loss(core, seg->ev_idx, why == 1);
@@ -882,7 +882,7 @@ void mrc_snd_ack_seg(struct mrc_core *core, struct mrc_seg *seg)
 		ev->acked_tx = seg->tx_seq + 1;
 	core->ev_stats[seg->ev_idx].acked_pkts++;
 	core->queued_bytes -= seg->len;
-	core->stats.acked_bytes += seg->len;
+	MRC_STAT_ADD(core, acked_bytes, seg->len);
 	core->sq[seg->psn & core->sq_mask] = NULL;
 	mrc_seg_free(core, seg);
 }
@@ -1025,7 +1025,7 @@ void mrc_snd_on_timer(struct mrc_core *core, u64 now)
 	if (due && now >= due) {
 		/* Not a loss yet: neither the EV nor a window pays for it. */
 		core->tlp_sent = true;
-		core->stats.tail_probes++;
+		MRC_STAT_INC(core, tail_probes);
 		mrc_snd_mark_lost(core, core->tx_list.tail, 4);
 		mrc_snd_push(core);
 		return;
@@ -1035,10 +1035,10 @@ void mrc_snd_on_timer(struct mrc_core *core, u64 now)
 	core->last_tx_us = now;
 	seg = core->tx_list.head;
 	if (seg) {
-		core->stats.rto_count++;
+		MRC_STAT_INC(core, rto_count);
 		mrc_snd_mark_lost(core, seg, 1);
 	} else if (core->fin_sent && !core->fin_acked) {
-		core->stats.rto_count++;
+		MRC_STAT_INC(core, rto_count);
 		mrc_snd_fin(core);
 		return;
 	}

@@ -27,22 +27,32 @@ namespace mrc_sim {
 class Sim;
 
 // What a host's connections learned of the paths to one peer, packed:
-// a million host pairs of a 1,024-host all-to-all hold only the EVs
-// their connections have (mrc_core_peer_paths has room for 256).
+// a million host pairs of a 1,024-host all-to-all hold the seed of the
+// EV values (or, for explicit values, only the EVs their connections
+// have: mrc_core_peer_paths has room for 256).
 struct PeerRecord {
+  uint32_t nevs = 0;
   uint32_t planes = 0;
+  uint32_t ev_seed = 0;
   std::array<uint64_t, MRC_CORE_MAX_EVS / 64> bad{};
-  std::vector<uint16_t> evs;
+  std::vector<uint16_t> evs;  // only without a seed
 
   void Pack(const mrc_core_peer_paths& pp) {
+    nevs = pp.nevs;
     planes = pp.planes;
+    ev_seed = pp.ev_seed;
     std::copy(std::begin(pp.bad), std::end(pp.bad), bad.begin());
-    evs.assign(pp.evs, pp.evs + pp.nevs);
+    if (ev_seed != 0) {
+      evs.clear();
+    } else {
+      evs.assign(pp.evs, pp.evs + pp.nevs);
+    }
   }
   void Unpack(mrc_core_peer_paths& pp) const {
     pp = {};
-    pp.nevs = static_cast<uint32_t>(evs.size());
+    pp.nevs = nevs;
     pp.planes = planes;
+    pp.ev_seed = ev_seed;
     std::copy(bad.begin(), bad.end(), std::begin(pp.bad));
     std::copy(evs.begin(), evs.end(), std::begin(pp.evs));
   }

@@ -51,6 +51,40 @@ TEST(CoreConn, HandshakeLearnsPeerAndPlanes) {
   EXPECT_EQ(net.b.NoteCount(MRC_NOTE_ESTABLISHED), 1);
 }
 
+// The tables by plane id hold the planes in use: a client of planes 0-1
+// keeps none of a server's planes 2, 3 and 12 (none could carry its
+// data), the server keeps slots up to its plane 12, and both move data on
+// the two they share.
+TEST(CoreConn, PlaneTablesSizedByThePlanesInUse) {
+  Net net;
+  net.Setup(4);
+  net.a.cfg.nplanes = 2;
+  net.a.cfg.plane_up = 0x3;
+  mrc_core_plane& far = net.b.cfg.planes[4];
+  far = net.b.cfg.planes[3];
+  far.id = 12;
+  far.addr4 = 0x0a000c02U;
+  net.b.cfg.nplanes = 5;
+  net.b.cfg.plane_up |= 1U << 12;
+  net.a.to_send = 200000;
+  Establish(net);
+  EXPECT_EQ(net.a.core->plane_slots, 2U);
+  EXPECT_EQ(net.b.core->plane_slots, 13U);
+  ASSERT_NE(mrc_core_peer_plane(net.a.core, 1), nullptr);
+  EXPECT_EQ(mrc_core_peer_plane(net.a.core, 1)->addr4, net.b.cfg.planes[1].addr4);
+  EXPECT_EQ(mrc_core_peer_plane(net.a.core, 2), nullptr);
+  EXPECT_EQ(mrc_core_peer_plane(net.a.core, 12), nullptr);
+  EXPECT_EQ(mrc_core_peer_plane(net.b.core, 12), nullptr);  // not the client's
+  ASSERT_NE(mrc_core_peer_plane(net.b.core, 0), nullptr);
+  EXPECT_EQ(mrc_core_peer_plane(net.b.core, 0)->addr4, net.a.cfg.planes[0].addr4);
+  ASSERT_TRUE(Drain(net));
+  EXPECT_EQ(net.b.rx, Pattern(net.a.seed, net.a.to_send));
+  EXPECT_EQ(net.a.Stats().planes_usable, 0x3U);
+  EXPECT_EQ(net.b.Stats().planes_usable, 0x3U);
+  EXPECT_EQ(mrc_core_mem_bytes(net.a.core), net.a.live_bytes);
+  EXPECT_EQ(mrc_core_mem_bytes(net.b.core), net.b.live_bytes);
+}
+
 TEST(CoreConn, ExplicitEvValues) {
   Net net;
   net.Setup(2);

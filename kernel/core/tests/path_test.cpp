@@ -26,10 +26,18 @@ const mrc_core_env_ops kBusyOps = [] {
 }();
 const mrc_core_env_ops kNoOps = {};
 
+// A core with the path table of every plane id (mrc_core_create() makes
+// it, sized by the planes in use).
+struct PathCore : mrc_core {
+  std::array<mrc_path, MRC_WIRE_MAX_PLANES> slots{};
+};
+
 // A core with only what path.c reads: planes 0..n-1 usable, each with a
 // window of `cwnd` bytes and a round trip of `rtt` us.
-std::unique_ptr<mrc_core> Paths(uint32_t n, uint32_t cwnd, uint32_t rtt) {
-  auto core = std::make_unique<mrc_core>();
+std::unique_ptr<PathCore> Paths(uint32_t n, uint32_t cwnd, uint32_t rtt) {
+  auto core = std::make_unique<PathCore>();
+  core->paths = core->slots.data();
+  core->plane_slots = MRC_WIRE_MAX_PLANES;
   core->env.ops = &kNoOps;
   core->mss = kMss;
   for (uint32_t p = 0; p < n; p++) {

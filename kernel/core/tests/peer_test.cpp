@@ -127,9 +127,11 @@ TEST(CorePeerPaths, LearnRecordsValuesPlanesAndBadEvs) {
   EXPECT_EQ(pp.bad[0], 1ULL << 12);
   // A report that is another connection's is replaced whole.
   mrc_core_peer_paths other = pp;
+  other.ev_seed ^= 1;
   other.evs[0] ^= 1;
   other.bad[1] = 1;
   mrc_core_peer_paths_learn_ev(net.a.core, &other, 3);
+  EXPECT_EQ(other.ev_seed, pp.ev_seed);
   EXPECT_EQ(other.evs[0], pp.evs[0]);
   EXPECT_EQ(other.bad[0], 1ULL << 12);
   EXPECT_EQ(other.bad[1], 0U);

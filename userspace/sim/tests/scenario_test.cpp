@@ -166,15 +166,22 @@ TEST(Permutation, MarksDoNotPileAPlaneOntoFewRoutes) {
 // wait without the peer's ACK delay, kernel/core/ack.c), where waiting
 // out the delay too held the peer's window behind it for 70-80 us with
 // round trips of 8-20 us (seeds 1 and 2: 1.55x and 1.62x ideal, against
-// 1.32x and 1.35x).
+// 1.32x and 1.35x). Which EVs cross the lossy link is a draw of their
+// values, and one seed's figure moves with it (1.20x to 1.50x over
+// seeds 1-6 with seeded values, 1.32x to 1.38x with the values drawn
+// one by one; means over 20 seeds 1.32x and 1.34x): the bound is on the
+// mean of four.
 TEST(GrayFailure, LossesAreFoundAboutARoundTripAfterTheyLeft) {
-  for (uint64_t seed : {1, 2}) {
+  double sum = 0;
+  for (uint64_t seed : {1, 2, 3, 4}) {
     SCOPED_TRACE(Repro("gray-failure", seed));
     Sim sim(Cfg("gray-failure", seed));
     sim.Run();
     ExpectClean(sim);
-    ExpectDoneWithin(sim, 145);
+    ExpectDoneWithin(sim, 160);
+    sum += static_cast<double>(sim.totals().end) / static_cast<double>(sim.totals().ideal);
   }
+  EXPECT_LT(sum / 4, 1.42) << "mean ratio to ideal of seeds 1-4";
 }
 
 TEST(PlaneFailure, TrafficLeavesDeadPlaneAndEvsRecoverAfterHeal) {

@@ -31,7 +31,7 @@ bool IsRingGrowth(size_t size) { return size >= 128 * sizeof(void*) && (size & (
 std::function<bool(size_t)> FailRingGrowth(const Endpoint& e) {
   return [&e](size_t size) {
     // nor the EV table coming back from parking (mrc_ev_unpark())
-    return IsRingGrowth(size) && e.core->ev_parked == nullptr &&
+    return IsRingGrowth(size) && !e.core->evs_parked &&
            (e.core->lost_map != nullptr || size != e.core->sq_cap / 8);
   };
 }
@@ -46,19 +46,30 @@ size_t EvBytes(const mrc_core* c) {
   return c->nevs * sizeof(mrc_ev) + (c->ev_hash_mask + 1) * sizeof(*c->ev_hash);
 }
 
-// What an idle core holds: itself and its EVs; the rings wait for a
-// first segment to send or to hold.
+// The tables by plane id: the addresses (ours and the peer's) and paths.
+size_t PlaneBytes(const mrc_core* c) {
+  return c->plane_slots * (2 * sizeof(mrc_core_plane) + sizeof(mrc_path));
+}
+
+// The counters, while they are not parked in the core (stats.c).
+size_t StatsBytes(const mrc_core* c) {
+  return c->stats != nullptr ? offsetof(mrc_core_stats, srtt_us) : 0;
+}
+
+// What an idle core holds: itself, its plane tables, counters and EVs;
+// the rings wait for a first segment to send or to hold.
 size_t IdleBytes(const mrc_core* c) {
-  return sizeof(mrc_core) +
-         (c->ev_parked != nullptr ? c->nevs * sizeof(*c->ev_parked) : EvBytes(c));
+  return sizeof(mrc_core) + PlaneBytes(c) + StatsBytes(c) +
+         (c->evs_parked ? (c->ev_parked != nullptr ? c->nevs * sizeof(*c->ev_parked) : 0)
+                        : EvBytes(c));
 }
 
 // What a core that has queued data holds besides its segments: the
 // rings, the lost map (a bit for each PSN sq may hold) and the EVs'
 // counters.
 size_t SenderBytes(const mrc_core* c) {
-  return sizeof(mrc_core) + EvBytes(c) + c->nevs * sizeof(mrc_ev_stats) + c->sq_cap / 8 +
-         RingBytes(SqSlots(c), RqSlots(c));
+  return sizeof(mrc_core) + PlaneBytes(c) + StatsBytes(c) + EvBytes(c) +
+         c->nevs * sizeof(mrc_ev_stats) + c->sq_cap / 8 + RingBytes(SqSlots(c), RqSlots(c));
 }
 
 void SetBuffers(Net& net, uint32_t bytes) {
@@ -118,8 +129,19 @@ TEST(CoreRing, IdleConnectionHoldsSmallRings) {
     // The EV table is parked: only the values stay (mrc_ev_park()).
     EXPECT_EQ(c->evs, nullptr);
     EXPECT_EQ(c->ev_hash, nullptr);
-    ASSERT_NE(c->ev_parked, nullptr);
-    EXPECT_EQ(IdleBytes(c), sizeof(mrc_core) + 2 * 128U);
+    // Its random values come from a seed (mrc_ev_seed_value()): parked,
+    // it keeps nothing more.
+    ASSERT_TRUE(c->evs_parked);
+    EXPECT_NE(c->ev_seed, 0U);
+    EXPECT_EQ(c->ev_parked, nullptr);
+    EXPECT_EQ(IdleBytes(c), sizeof(mrc_core) + PlaneBytes(c));
+    // So are its counters: the few the handshake moved stay in the core.
+    EXPECT_EQ(c->stats, nullptr);
+    EXPECT_GT(c->stats_nparked, 0U);
+    EXPECT_GE(e->Stats().tx_pkts, 1U);  // its SYN or SYN_ACK
+    // Planes 0 and 1: two slots of each plane table, not
+    // MRC_WIRE_MAX_PLANES.
+    EXPECT_EQ(c->plane_slots, 2U);
     // The caps are what the old fixed rings had.
     EXPECT_EQ(c->sq_cap, static_cast<uint32_t>(MRC_CORE_MAX_SEGS));
     EXPECT_EQ(c->rq_cap, static_cast<uint32_t>(MRC_CORE_MAX_RCV_WIN));
@@ -149,21 +171,21 @@ TEST(CoreRing, ParkedEvsComeBackAsTheyWere) {
   for (uint32_t i = 0; i < net.a.core->nevs; i++) {
     ASSERT_EQ(mrc_core_ev_get(net.a.core, i, &before[i]), 0);
   }
-  ASSERT_NE(net.a.core->ev_parked, nullptr);
-  ASSERT_NE(net.b.core->ev_parked, nullptr);
+  ASSERT_TRUE(net.a.core->evs_parked);
+  ASSERT_TRUE(net.b.core->evs_parked);
   // b cannot take its EVs back at first: the DATA waits, nothing is lost.
   net.b.alloc_fail_if = [](size_t size) { return size == 128 * sizeof(mrc_ev); };
   net.a.to_send = 256 * 1024;
   net.a.Pump();
   net.RunFor(20 * 1000);
   EXPECT_GT(net.b.alloc_failures, 0U);
-  EXPECT_NE(net.b.core->ev_parked, nullptr);
+  EXPECT_TRUE(net.b.core->evs_parked);
   EXPECT_EQ(net.b.rx.size(), 0U);
   net.b.alloc_fail_if = nullptr;
   ASSERT_TRUE(net.RunUntil([&] { return net.b.rx.size() == net.a.to_send; }, net.now + 10 * kSec));
   EXPECT_EQ(net.b.rx, Pattern(net.a.seed, net.a.to_send));
   for (const Endpoint* e : {&net.a, &net.b}) {
-    EXPECT_EQ(e->core->ev_parked, nullptr);
+    EXPECT_FALSE(e->core->evs_parked);
     ASSERT_NE(e->core->evs, nullptr);
   }
   for (uint32_t i = 0; i < net.a.core->nevs; i++) {
@@ -171,6 +193,43 @@ TEST(CoreRing, ParkedEvsComeBackAsTheyWere) {
     EXPECT_EQ(net.a.core->evs[i].plane, before[i].plane);
     EXPECT_EQ(mrc_ev_find(net.a.core, before[i].value), static_cast<int>(i));
   }
+}
+
+// An idle connection's counters wait in the core (stats.c); a packet it
+// refuses is counted there too, also when there is no memory to take
+// them back out, and traffic takes them out with nothing lost.
+TEST(CoreRing, ParkedCountersCountAndComeBack) {
+  Net net;
+  net.Setup(2);
+  Establish(net);
+  net.RunFor(kSec);
+  mrc_core* b = net.b.core;
+  ASSERT_EQ(b->stats, nullptr);
+  const mrc_core_stats before = net.b.Stats();
+  mrc_pkt bad{};
+  bad.type = MRC_PKT_DATA;
+  bad.src_token = mrc_core_peer_token(b);
+  bad.dst_token = mrc_core_token(b) ^ 1;
+  EXPECT_EQ(mrc_core_input(b, &bad, 0, false), MRC_DROP_TOKEN);
+  EXPECT_EQ(b->stats, nullptr) << "parked again after the call";
+  EXPECT_EQ(net.b.Stats().drops[MRC_DROP_TOKEN], before.drops[MRC_DROP_TOKEN] + 1);
+  // No memory for the counters: the drop is counted in the core.
+  const size_t words = offsetof(mrc_core_stats, srtt_us);
+  net.b.alloc_fail_if = [words](size_t size) { return size == words; };
+  EXPECT_EQ(mrc_core_input(b, &bad, 0, false), MRC_DROP_TOKEN);
+  EXPECT_GT(net.b.alloc_failures, 0U);
+  EXPECT_EQ(net.b.Stats().drops[MRC_DROP_TOKEN], before.drops[MRC_DROP_TOKEN] + 2);
+  EXPECT_EQ(net.b.Stats().tx_pkts, before.tx_pkts);
+  net.b.alloc_fail_if = nullptr;
+  net.a.to_send = 64 * 1024;
+  net.a.Pump();
+  ASSERT_TRUE(Drain(net));
+  EXPECT_NE(b->stats, nullptr) << "a connection with rings keeps its counters out";
+  const mrc_core_stats after = net.b.Stats();
+  EXPECT_EQ(after.drops[MRC_DROP_TOKEN], before.drops[MRC_DROP_TOKEN] + 2);
+  EXPECT_EQ(after.rx_data_bytes, 64U * 1024);
+  EXPECT_GT(after.tx_pkts, before.tx_pkts);
+  EXPECT_EQ(mrc_core_mem_bytes(b), net.b.live_bytes);
 }
 
 // DATA inside the window but past the ring grows it; every held segment
