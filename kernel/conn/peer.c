@@ -174,6 +174,46 @@ void mrc_peer_learn(struct mrc_conn *conn, int ev, bool established)
 	spin_unlock(&mn->peers_lock);
 }
 
+static void mrc_peer_view_of(const struct mrc_peer *peer,
+			     struct mrc_peer_view *v,
+			     struct in6_addr addrs[MRC_WIRE_MAX_PLANES])
+{
+	u32 i;
+
+	for (i = 0; i < peer->naddrs; i++)
+		addrs[i] = peer->addrs[i].addr;
+	v->addrs = addrs;
+	v->naddrs = peer->naddrs;
+	v->holders = peer->holders;
+	v->idle_ms = peer->holders ? 0 :
+		     jiffies_to_msecs(jiffies - peer->idle_since);
+	v->paths = &peer->paths;
+}
+
+int mrc_peer_walk(struct mrc_net *mn, unsigned long *pos,
+		  int (*fn)(void *arg, const struct mrc_peer_view *v),
+		  void *arg)
+{
+	struct in6_addr addrs[MRC_WIRE_MAX_PLANES];
+	struct mrc_peer_view v;
+	struct mrc_peer *peer;
+	unsigned long i = 0;
+	int err = 0;
+
+	spin_lock_bh(&mn->peers_lock);
+	list_for_each_entry(peer, &mn->peer_list, all) {
+		if (i++ < *pos)
+			continue;
+		mrc_peer_view_of(peer, &v, addrs);
+		err = fn(arg, &v);
+		if (err)
+			break;
+		*pos = i;
+	}
+	spin_unlock_bh(&mn->peers_lock);
+	return err;
+}
+
 /* Free the entries no connection held for MRC_PEER_LINGER. */
 static void mrc_peer_sweep(struct work_struct *work)
 {

@@ -63,4 +63,24 @@ struct mrc_core_peer_paths *mrc_peer_seed(struct mrc_net *mn,
  */
 void mrc_peer_learn(struct mrc_conn *conn, int ev, bool established);
 
+/* One peer as mrc_peer_walk() shows it; valid only inside the callback. */
+struct mrc_peer_view {
+	const struct in6_addr		*addrs;		/* IPv4 as mapped */
+	u32				naddrs;
+	u32				holders;
+	u32				idle_ms;	/* 0 while held */
+	const struct mrc_core_peer_paths *paths;
+};
+
+/*
+ * mrc_peer_walk - @fn on each peer from the @*pos-th on, under peers_lock
+ * (BHs off: @fn must not sleep), until @fn returns nonzero; @*pos is left
+ * at that peer, else past the last. Entries come and go between walks:
+ * a dump that resumes at @*pos may miss or repeat one, as dumps do.
+ * Return: @fn's nonzero result, or 0.
+ */
+int mrc_peer_walk(struct mrc_net *mn, unsigned long *pos,
+		  int (*fn)(void *arg, const struct mrc_peer_view *v),
+		  void *arg);
+
 #endif /* __MRC_PEER_H */

@@ -555,6 +555,9 @@ void mrc_core_get_stats(const struct mrc_core *core,
 			struct mrc_core_stats *stats);
 u32 mrc_core_ev_count(const struct mrc_core *core);
 /* Report @core's EVs into @pp (see struct mrc_core_peer_paths). */
+/* Was EV @idx of @pp bad at the last report? Its plane by @pp's planes. */
+bool mrc_core_peer_paths_bad(const struct mrc_core_peer_paths *pp, u32 idx);
+u32 mrc_core_peer_paths_plane(const struct mrc_core_peer_paths *pp, u32 idx);
 void mrc_core_peer_paths_learn(const struct mrc_core *core,
 			       struct mrc_core_peer_paths *pp);
 /*

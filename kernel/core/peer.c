@@ -123,6 +123,16 @@ static bool mrc_peer_paths_ours(const struct mrc_core *core,
 				 pp->evs[idx] == core->evs[idx].value);
 }
 
+bool mrc_core_peer_paths_bad(const struct mrc_core_peer_paths *pp, u32 idx)
+{
+	return idx < pp->nevs && mrc_peer_bit(pp->bad, idx);
+}
+
+u32 mrc_core_peer_paths_plane(const struct mrc_core_peer_paths *pp, u32 idx)
+{
+	return mrc_peer_plane_of(pp->planes, idx);
+}
+
 void mrc_core_peer_paths_learn_ev(const struct mrc_core *core,
 				  struct mrc_core_peer_paths *pp, u32 idx)
 {

@@ -338,6 +338,8 @@ static const struct genl_ops mrc_nl_ops[] = {
 		  mrc_nl_path_req, GENL_UNS_ADMIN_PERM),
 	MRC_NL_OP(MRC_CMD_STATS_GET, NULL, mrc_nl_stats_get_dumpit,
 		  mrc_nl_none_policy, 0),
+	MRC_NL_OP(MRC_CMD_PEER_GET, NULL, mrc_nl_peer_get_dumpit,
+		  mrc_nl_none_policy, 0),
 };
 
 static const struct genl_multicast_group mrc_nl_mcgrps[] = {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Generic netlink family "mrc": shared between the handler files
- * (netlink.c, nl_plane.c, nl_profile.c, nl_conn.c) and the objects that
- * raise events (plane.c).
+ * (netlink.c, nl_plane.c, nl_profile.c, nl_conn.c, nl_peer.c) and the
+ * objects that raise events (plane.c).
  */
 #ifndef __MRC_NETLINK_H
 #define __MRC_NETLINK_H
@@ -104,5 +104,6 @@ int mrc_nl_conn_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int mrc_nl_path_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int mrc_nl_path_set_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_nl_path_probe_doit(struct sk_buff *skb, struct genl_info *info);
+int mrc_nl_peer_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
 #endif /* __MRC_NETLINK_H */

@@ -12,11 +12,14 @@
  *   MRC_ATTR_CONN       a connection
  *   MRC_ATTR_PATH       one EV of a connection (plane x entropy value)
  *   MRC_ATTR_STATS      counters: a list of (name, value) entries
+ *   MRC_ATTR_PEER       a peer host: what its connections learned of the paths
  * Requests carry one object nest; replies, dumps and events carry the same
  * nest with every attribute filled in.
  */
 #ifndef _UAPI_LINUX_MRC_NETLINK_H
 #define _UAPI_LINUX_MRC_NETLINK_H
+
+#include <linux/types.h>
 
 #define MRC_GENL_NAME		"mrc"
 #define MRC_GENL_VERSION	1
@@ -55,6 +58,7 @@ enum mrc_cmd {
 	MRC_CMD_PATH_SET,	/* do: PATH{CONN_ID, EV, STATE} */
 	MRC_CMD_PATH_PROBE,	/* do: PATH{CONN_ID, EV}: probe now */
 	MRC_CMD_STATS_GET,	/* dump: -> STATS (global), then PLANE{ID, STATS} a plane */
+	MRC_CMD_PEER_GET,	/* dump: -> PEER, one a peer host the netns knows */
 
 	__MRC_CMD_MAX
 };
@@ -118,6 +122,7 @@ enum mrc_attr {
 	MRC_ATTR_STATS,		/* nest: enum mrc_stats_attr */
 	MRC_ATTR_EVENT_REASON,	/* u8: enum mrc_event_reason */
 	MRC_ATTR_PAD,
+	MRC_ATTR_PEER,		/* nest: enum mrc_peer_attr */
 
 	__MRC_ATTR_MAX
 };
@@ -399,6 +404,42 @@ enum mrc_path_attr {
 };
 
 #define MRC_PATH_ATTR_MAX (__MRC_PATH_ATTR_MAX - 1)
+
+/*
+ * A peer host of the namespace's peer table (net.mrc.peer_paths): what
+ * its connections learned of the paths there, which the next connection
+ * to it starts from (docs/architecture.md). An entry no connection
+ * holds lingers a minute.
+ */
+enum mrc_peer_attr {
+	MRC_PEER_ATTR_UNSPEC,
+	MRC_PEER_ATTR_ADDR4,		/* u32 (network order): a plane address;
+					 * one attribute an address
+					 */
+	MRC_PEER_ATTR_ADDR6,		/* binary[16]: likewise */
+	MRC_PEER_ATTR_CONNS,		/* u32: connections holding the entry */
+	MRC_PEER_ATTR_IDLE_MS,		/* u32: ms since the last let go
+					 * (only when none holds it)
+					 */
+	MRC_PEER_ATTR_EVS,		/* u32: EVs learned (0: nothing yet) */
+	MRC_PEER_ATTR_PLANES,		/* u32: bit p, plane p both ends had */
+	MRC_PEER_ATTR_EVS_BAD,		/* u32: of the EVs, those found bad */
+	MRC_PEER_ATTR_BAD_EVS,		/* binary: struct mrc_peer_ev[], the bad
+					 * EVs (packed: 256 of them fit a
+					 * dump message of one page)
+					 */
+
+	__MRC_PEER_ATTR_MAX
+};
+
+#define MRC_PEER_ATTR_MAX (__MRC_PEER_ATTR_MAX - 1)
+
+/* One EV of MRC_PEER_ATTR_BAD_EVS. */
+struct mrc_peer_ev {
+	__u16	ev;			/* entropy value */
+	__u8	plane;			/* plane id */
+	__u8	state;			/* enum mrc_ev_state */
+};
 
 /*
  * Counters are self-describing, like ethtool's: a STATS nest holds one
