@@ -26,8 +26,9 @@ expect() {
 	fi
 }
 
-expect "info plane ev-profile cc-profile conn path stats monitor telemetry help" ""
-expect "plane path" p
+expect "info plane ev-profile cc-profile conn path peer stats monitor telemetry help" ""
+expect "plane path peer" p
+expect "show help" peer ""
 expect "-pretty" -j -p
 expect "add del set show help" plane ""
 expect "show" conn s

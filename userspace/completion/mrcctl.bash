@@ -83,7 +83,7 @@ _mrcctl()
 		prev=${COMP_WORDS[COMP_CWORD - 1]}
 	fi
 
-	local objects="info plane ev-profile cc-profile conn path stats monitor telemetry help"
+	local objects="info plane ev-profile cc-profile conn path peer stats monitor telemetry help"
 	local options="-json -pretty -stats -Version -help"
 	local i object="" command="" object_at=0
 	for ((i = 1; i < cword; i++)); do
@@ -108,7 +108,7 @@ _mrcctl()
 	case "$object" in
 	plane) commands="add del set show help" ;;
 	ev-profile | cc-profile) commands="add set show del help" ;;
-	conn) commands="show help" ;;
+	conn | peer) commands="show help" ;;
 	path) commands="show set probe help" ;;
 	stats) commands="show plane help" ;;
 	telemetry) commands="show rtt link help" ;;

@@ -22,8 +22,8 @@ constexpr std::string_view kVersion = "0.2.0";
 
 void MainUsage(std::ostream& out) {
   out << "Usage: mrcctl [ OPTIONS ] OBJECT { COMMAND | help }\n"
-         "where  OBJECT := { info | plane | ev-profile | cc-profile | conn | path | stats |\n"
-         "                   monitor | telemetry }\n"
+         "where  OBJECT := { info | plane | ev-profile | cc-profile | conn | path | peer |\n"
+         "                   stats | monitor | telemetry }\n"
          "       OPTIONS := { -j[son] | -p[retty] | -s[tats] | -V[ersion] | -h[elp] }\n"
          "\n"
          "       -s shows zero counters too; \"mrcctl OBJECT help\" shows its grammar.\n";
@@ -35,13 +35,14 @@ int RunHelp(Context& ctx, Args& args) {
   return kExitOk;
 }
 
-constexpr std::array<Name<Object>, 10> kObjects{{
+constexpr std::array<Name<Object>, 11> kObjects{{
     {"info", {RunInfo, InfoUsage}},
     {"plane", {RunPlane, PlaneUsage}},
     {"ev-profile", {RunEvProfile, EvProfileUsage}},
     {"cc-profile", {RunCcProfile, CcProfileUsage}},
     {"conn", {RunConn, ConnUsage}},
     {"path", {RunPath, PathUsage}},
+    {"peer", {RunPeer, PeerUsage}},
     {"stats", {RunStats, StatsUsage}},
     {"monitor", {RunMonitor, MonitorUsage}},
     {"telemetry", {RunTelemetry, TelemetryUsage}},

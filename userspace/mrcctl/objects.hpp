@@ -33,6 +33,8 @@ int RunConn(Context& ctx, Args& args);
 void ConnUsage(std::ostream& out);
 int RunPath(Context& ctx, Args& args);
 void PathUsage(std::ostream& out);
+int RunPeer(Context& ctx, Args& args);
+void PeerUsage(std::ostream& out);
 int RunStats(Context& ctx, Args& args);
 void StatsUsage(std::ostream& out);
 int RunMonitor(Context& ctx, Args& args);

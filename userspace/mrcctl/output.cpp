@@ -119,7 +119,8 @@ std::string Record::Line() const {
       }
       text = label;
     } else {
-      text = label + " " + field.text.value_or(Render(field.value));
+      text = label.empty() ? "" : label + " ";  // no label: the value alone
+      text += field.text.value_or(Render(field.value));
     }
     line += (line.empty() ? "" : " ") + text;
   }

@@ -26,9 +26,9 @@ enum class Visibility : std::uint8_t { kTextAndJson, kTextOnly, kJsonOnly };
 
 struct Field {
   std::string key;                     // JSON key, and the text label
-  Json value;                          // numbers, strings, booleans, arrays of strings
+  Json value;                          // numbers, strings, booleans, arrays of them
   std::optional<std::string> text{};   // text rendering, if not the value's
-  std::optional<std::string> label{};  // text label, if not the key
+  std::optional<std::string> label{};  // text label, if not the key; "": the value alone
   bool flag = false;                   // text: the label alone when true, else nothing
   Visibility visibility = Visibility::kTextAndJson;
 };

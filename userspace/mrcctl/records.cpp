@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <utility>
+#include <variant>
 
 #include "args.hpp"
 #include "names.hpp"
@@ -180,6 +181,43 @@ std::string OffloadEventLine(const mrc::Event& event) {
   return line;
 }
 
+// "ev 40123 plane 1 assumed-bad": the state bare in text, as ip prints
+// flags, since it is the reason the EV is listed.
+Record PeerEvRecord(const mrc::PeerEv& ev) {
+  Record record;
+  record.Add("ev", ev.ev);
+  record.Add("plane", ev.plane);
+  record.Add(Field{.key = "state", .value = NameOf(kEvStates, ev.state), .label = ""});
+  return record;
+}
+
+// The peer's plane addresses: "peer 10.0.0.2 10.1.0.2" in text, an array
+// "addrs" in JSON.
+Field PeerAddrs(const std::vector<mrc::IpAddress>& addrs) {
+  Json values = Json::array();
+  std::string text;
+  for (const mrc::IpAddress& addr : addrs) {
+    const std::string one = std::visit([](const auto& a) { return FormatAddress(a); }, addr);
+    values.push_back(one);
+    text += (text.empty() ? "" : " ") + one;
+  }
+  return Field{.key = "addrs",
+               .value = std::move(values),
+               .text = text.empty() ? "none" : text,
+               .label = "peer"};
+}
+
+// The ids of the bits set in a plane mask.
+Json PlaneIds(std::uint32_t mask) {
+  Json ids = Json::array();
+  for (unsigned int bit = 0; bit < kMaskBits; bit++) {
+    if ((mask & (1U << bit)) != 0) {
+      ids.push_back(bit);
+    }
+  }
+  return ids;
+}
+
 }  // namespace
 
 Json EventMaskNames(std::uint32_t mask) {
@@ -291,6 +329,34 @@ Record PathRecord(const mrc::Path& path, const Options& opts) {
   AddIf(record, "rtt-us", path.rtt_us);
   record.Add(Field{.key = "probing", .value = path.probing, .flag = true});
   AddStats(record, path.stats, opts);
+  return record;
+}
+
+// JSON keys are the uapi's names (idle_ms, evs_bad), as the offload
+// object's; text labels are short ("idle 1234ms", "bad 4"). An entry no
+// connection holds reads "idle ..." in text rather than "conns 0".
+Record PeerRecord(const mrc::Peer& peer, const Options& /*opts*/) {
+  Record record;
+  record.Add(PeerAddrs(peer.addrs));
+  const bool idle = peer.idle_ms && peer.conns.value_or(0) == 0;
+  if (peer.conns) {
+    record.Add(Field{.key = "conns", .value = *peer.conns, .visibility = TextIf(!idle)});
+  }
+  if (peer.idle_ms) {
+    record.Add(Field{.key = "idle_ms",
+                     .value = *peer.idle_ms,
+                     .text = std::to_string(*peer.idle_ms) + "ms",
+                     .label = "idle"});
+  }
+  AddIf(record, "evs", peer.evs);
+  if (peer.planes) {
+    record.Add("planes", PlaneIds(*peer.planes));
+  }
+  AddLabelled(record, "evs_bad", "bad", peer.evs_bad);
+  std::vector<Record> bad_evs;
+  std::transform(peer.bad_evs.begin(), peer.bad_evs.end(), std::back_inserter(bad_evs),
+                 PeerEvRecord);
+  record.Lines("bad_evs", std::move(bad_evs));
   return record;
 }
 

@@ -12,6 +12,7 @@ Record EvProfileRecord(const mrc::EvProfile& profile, const Options& opts);
 Record CcProfileRecord(const mrc::CcProfile& profile, const Options& opts);
 Record ConnRecord(const mrc::Conn& conn, const Options& opts);
 Record PathRecord(const mrc::Path& path, const Options& opts);
+Record PeerRecord(const mrc::Peer& peer, const Options& opts);
 
 // {"event": "plane-up", "plane": {...}, "reason": "link"}
 Json EventJson(const mrc::Event& event, const Options& opts);

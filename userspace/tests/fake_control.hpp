@@ -18,6 +18,8 @@
 #include "cli.hpp"
 #include "mrc/control.hpp"
 #include "mrc/error.hpp"
+#include "mrc/netlink.hpp"
+#include "mrc/parse.hpp"
 
 struct FakeKernel {
   // What mrcctl sent.
@@ -36,6 +38,9 @@ struct FakeKernel {
   std::vector<mrc::Conn> conns;
   std::vector<mrc::Path> paths;
   mrc::StatsReport stats;
+  // PEER_GET's answer as mrc.ko lays it out (KPeerMessage), parsed by
+  // libmrc as mrc::Client parses it: mrcctl peer is tested from the wire.
+  std::vector<mrc::MsgPtr> peer_messages;
   std::vector<mrc::Event> events;
   bool stop_with_sigterm = false;  // Listen() raises SIGTERM after the events
   bool stop_fd_was_readable = false;
@@ -154,6 +159,15 @@ class FakeControl final : public mrc::Control {
   mrc::StatsReport GetStats() override {
     Call("GetStats");
     return k_->stats;
+  }
+
+  std::vector<mrc::Peer> DumpPeers() override {
+    Call("DumpPeers");
+    std::vector<mrc::Peer> peers;
+    for (const mrc::MsgPtr& msg : k_->peer_messages) {
+      peers.push_back(mrc::ParsePeerMessage(msg.get()));
+    }
+    return peers;
   }
 
   void Listen(const mrc::EventHandler& on_event, int stop_fd,

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "addresses.hpp"
 #include "mrc/netlink.hpp"
 
 inline constexpr int kMrcFamily = 0x1d;
@@ -53,4 +54,44 @@ inline void KStats(nl_msg* msg, int type,
       });
     }
   });
+}
+
+// A peer of the PEER_GET dump, for KPeerMessage().
+struct KernelPeer {
+  std::vector<std::string> addrs{};  // IPv4 or IPv6 literals
+  std::uint32_t conns = 0;
+  std::uint32_t idle_ms = 0;  // sent only when conns is 0
+  std::uint32_t evs = 0;
+  std::uint32_t planes = 0;
+  std::vector<mrc_peer_ev> bad_evs{};  // sent only when there are any
+};
+
+// One message of the PEER_GET dump as mrc_nl_fill_peer() writes it: an
+// ADDR4 or ADDR6 an address, CONNS, IDLE_MS, EVS, PLANES, EVS_BAD, then
+// BAD_EVS packed.
+inline mrc::MsgPtr KPeerMessage(const KernelPeer& peer) {
+  mrc::MsgPtr msg = KernelMessage(MRC_CMD_PEER_GET, NLM_F_MULTI);
+  nl_msg* m = msg.get();
+  KNest(m, MRC_ATTR_PEER, [&] {
+    for (const std::string& addr : peer.addrs) {
+      if (addr.find(':') == std::string::npos) {
+        nla_put_u32(m, MRC_PEER_ATTR_ADDR4, V4(addr).s_addr);
+      } else {
+        const in6_addr addr6 = V6(addr);
+        nla_put(m, MRC_PEER_ATTR_ADDR6, sizeof(addr6), &addr6);
+      }
+    }
+    nla_put_u32(m, MRC_PEER_ATTR_CONNS, peer.conns);
+    if (peer.conns == 0) {
+      nla_put_u32(m, MRC_PEER_ATTR_IDLE_MS, peer.idle_ms);
+    }
+    nla_put_u32(m, MRC_PEER_ATTR_EVS, peer.evs);
+    nla_put_u32(m, MRC_PEER_ATTR_PLANES, peer.planes);
+    nla_put_u32(m, MRC_PEER_ATTR_EVS_BAD, static_cast<std::uint32_t>(peer.bad_evs.size()));
+    if (!peer.bad_evs.empty()) {
+      nla_put(m, MRC_PEER_ATTR_BAD_EVS, static_cast<int>(peer.bad_evs.size() * sizeof(mrc_peer_ev)),
+              peer.bad_evs.data());
+    }
+  });
+  return msg;
 }

@@ -309,6 +309,12 @@ TEST(Messages, StatsGetIsADumpWithoutAttributes) {
   EXPECT_TRUE(Top(msg.get()).empty());
 }
 
+TEST(Messages, PeerGetIsADumpWithoutAttributes) {
+  const mrc::MsgPtr msg = mrc::PeerGetRequest(kFamily);
+  ExpectHeader(msg, MRC_CMD_PEER_GET, true);
+  EXPECT_TRUE(Top(msg.get()).empty());
+}
+
 TEST(Messages, BuiltPlaneParsesBack) {
   const mrc::Plane plane{.id = 1,
                          .ifindex = 2,

@@ -80,7 +80,7 @@ TEST_F(Mrcctl, HelpAndVersionSucceed) {
 
 TEST_F(Mrcctl, EveryObjectHasHelpOnStdout) {
   for (const char* object :
-       {"info", "plane", "ev-profile", "cc-profile", "conn", "path", "stats", "monitor"}) {
+       {"info", "plane", "ev-profile", "cc-profile", "conn", "path", "peer", "stats", "monitor"}) {
     const Result r = Run({object, "help"});
     EXPECT_EQ(r.status, kExitOk) << object;
     EXPECT_EQ(FirstLine(r.out).rfind(std::string("Usage: mrcctl ") + object, 0), 0U)

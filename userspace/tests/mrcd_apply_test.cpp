@@ -127,6 +127,7 @@ class RecordingControl final : public mrc::Control {
   }
   void ProbePath(std::uint32_t, std::uint32_t) override { Unused<int>(); }
   mrc::StatsReport GetStats() override { return Unused<mrc::StatsReport>(); }
+  std::vector<mrc::Peer> DumpPeers() override { return Unused<std::vector<mrc::Peer>>(); }
   void Listen(const mrc::EventHandler&, int, const std::function<void()>&) override {
     Unused<int>();
   }

@@ -396,6 +396,74 @@ TEST(Parse, EvStateEventOfAProfile) {
   EXPECT_EQ(e.path->state, mrc::EvState::kDenied);
 }
 
+TEST(Parse, PeerHeldWithBadEvs) {
+  const mrc::MsgPtr msg = KPeerMessage(KernelPeer{
+      .addrs = {"10.0.0.2", "fd00:1::2", "10.2.0.2"},
+      .conns = 2,
+      .evs = 128,
+      .planes = 0b111,
+      .bad_evs = {{.ev = 65535, .plane = 2, .state = MRC_EV_ASSUMED_BAD},
+                  {.ev = 1, .plane = 0, .state = MRC_EV_ASSUMED_BAD}},
+  });
+  const mrc::Peer p = mrc::ParsePeerMessage(msg.get());
+  // Addresses repeat and mix families: all of them, in the kernel's order.
+  ASSERT_EQ(p.addrs.size(), 3U);
+  EXPECT_EQ(Text(std::get<in_addr>(p.addrs[0])), "10.0.0.2");
+  EXPECT_EQ(Text(std::get<in6_addr>(p.addrs[1])), "fd00:1::2");
+  EXPECT_EQ(Text(std::get<in_addr>(p.addrs[2])), "10.2.0.2");
+  EXPECT_EQ(p.conns, 2U);
+  EXPECT_FALSE(p.idle_ms);
+  EXPECT_EQ(p.evs, 128U);
+  EXPECT_EQ(p.planes, 0b111U);
+  EXPECT_EQ(p.evs_bad, 2U);
+  EXPECT_EQ(p.bad_evs,
+            (std::vector<mrc::PeerEv>{{.ev = 65535, .plane = 2, .state = mrc::EvState::kAssumedBad},
+                                      {.ev = 1, .plane = 0, .state = mrc::EvState::kAssumedBad}}));
+}
+
+TEST(Parse, PeerIdleWithoutBadEvs) {
+  const mrc::MsgPtr msg = KPeerMessage(KernelPeer{.addrs = {"fd00::2"}, .idle_ms = 59000});
+  const mrc::Peer p = mrc::ParsePeerMessage(msg.get());
+  ASSERT_EQ(p.addrs.size(), 1U);
+  EXPECT_EQ(Text(std::get<in6_addr>(p.addrs[0])), "fd00::2");
+  EXPECT_EQ(p.conns, 0U);
+  EXPECT_EQ(p.idle_ms, 59000U);
+  EXPECT_EQ(p.evs, 0U);
+  EXPECT_EQ(p.planes, 0U);
+  EXPECT_EQ(p.evs_bad, 0U);
+  EXPECT_TRUE(p.bad_evs.empty());
+}
+
+TEST(Parse, MalformedPeerIsRefused) {
+  // 5 bytes: one struct mrc_peer_ev and a byte that is none.
+  mrc::MsgPtr msg = KernelMessage(MRC_CMD_PEER_GET, NLM_F_MULTI);
+  KNest(msg.get(), MRC_ATTR_PEER, [&] {
+    const std::array<std::uint8_t, 5> five{};
+    nla_put(msg.get(), MRC_PEER_ATTR_BAD_EVS, five.size(), five.data());
+  });
+  EXPECT_EQ(ParseError(msg.get(), mrc::ParsePeerMessage),
+            "malformed PEER attributes from the kernel: BAD_EVS is 5 bytes, not a multiple of 4");
+
+  // A short address among good ones.
+  msg = KernelMessage(MRC_CMD_PEER_GET, NLM_F_MULTI);
+  KNest(msg.get(), MRC_ATTR_PEER, [&] {
+    nla_put_u32(msg.get(), MRC_PEER_ATTR_ADDR4, V4("10.0.0.2").s_addr);
+    const std::array<std::uint8_t, 15> short_addr{};
+    nla_put(msg.get(), MRC_PEER_ATTR_ADDR6, short_addr.size(), short_addr.data());
+    nla_put_u32(msg.get(), MRC_PEER_ATTR_ADDR4, V4("10.1.0.2").s_addr);
+  });
+  EXPECT_EQ(ParseError(msg.get(), mrc::ParsePeerMessage).rfind("malformed PEER attributes", 0), 0U);
+
+  msg = KernelMessage(MRC_CMD_PEER_GET, NLM_F_MULTI);
+  KNest(msg.get(), MRC_ATTR_PEER, [&] { nla_put_u16(msg.get(), MRC_PEER_ATTR_CONNS, 1); });
+  EXPECT_EQ(ParseError(msg.get(), mrc::ParsePeerMessage).rfind("malformed PEER attributes", 0), 0U);
+
+  msg = KernelMessage(MRC_CMD_PEER_GET, NLM_F_MULTI);
+  KStats(msg.get(), MRC_ATTR_STATS, {{"x", 1}});
+  EXPECT_EQ(ParseError(msg.get(), mrc::ParsePeerMessage),
+            "the kernel's reply has no PEER attribute");
+}
+
 TEST(Parse, MalformedAttributesAreRefused) {
   mrc::MsgPtr msg = KernelMessage(MRC_CMD_PLANE_GET);
   KNest(msg.get(), MRC_ATTR_PLANE, [&] { nla_put_u16(msg.get(), MRC_PLANE_ATTR_ID, 1); });

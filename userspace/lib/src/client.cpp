@@ -136,6 +136,10 @@ StatsReport Client::GetStats() {
   return report;
 }
 
+std::vector<Peer> Client::DumpPeers() {
+  return Collect(sock_, PeerGetRequest(family_), ParsePeerMessage);
+}
+
 // Events get a socket of their own: its sequence numbers are not ours.
 void Client::Listen(const EventHandler& on_event, int stop_fd,
                     const std::function<void()>& on_overrun) {

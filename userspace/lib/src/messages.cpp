@@ -316,4 +316,6 @@ MsgPtr PathProbeRequest(int family, std::uint32_t conn_id, std::uint32_t ev) {
 
 MsgPtr StatsGetRequest(int family) { return NewRequest(family, MRC_CMD_STATS_GET, NLM_F_DUMP); }
 
+MsgPtr PeerGetRequest(int family) { return NewRequest(family, MRC_CMD_PEER_GET, NLM_F_DUMP); }
+
 }  // namespace mrc

@@ -5,6 +5,10 @@
 #include <linux/mrc_netlink.h>
 #include <netlink/genl/genl.h>
 
+#include <cstring>
+#include <span>
+#include <string>
+
 #include "attrs.hpp"
 #include "mrc/error.hpp"
 
@@ -16,6 +20,9 @@ using detail::MakePolicy;
 
 constexpr std::uint16_t kAddr6Len = 16;
 
+// PeerEvs() reads MRC_PEER_ATTR_BAD_EVS in steps of the packed uapi size.
+static_assert(sizeof(mrc_peer_ev) == 4, "struct mrc_peer_ev is 4 packed bytes on the wire");
+
 constexpr auto kTopPolicy = MakePolicy<MRC_ATTR_MAX>({
     {MRC_ATTR_INFO, NLA_NESTED},
     {MRC_ATTR_PLANE, NLA_NESTED},
@@ -25,6 +32,7 @@ constexpr auto kTopPolicy = MakePolicy<MRC_ATTR_MAX>({
     {MRC_ATTR_PATH, NLA_NESTED},
     {MRC_ATTR_STATS, NLA_NESTED},
     {MRC_ATTR_EVENT_REASON, NLA_U8},
+    {MRC_ATTR_PEER, NLA_NESTED},
 });
 
 constexpr auto kInfoPolicy = MakePolicy<MRC_INFO_ATTR_MAX>({
@@ -138,21 +146,39 @@ constexpr auto kPathPolicy = MakePolicy<MRC_PATH_ATTR_MAX>({
     {MRC_PATH_ATTR_STATS, NLA_NESTED},
 });
 
+// BAD_EVS has no fixed length: PeerEvs() checks it.
+constexpr auto kPeerPolicy = MakePolicy<MRC_PEER_ATTR_MAX>({
+    {MRC_PEER_ATTR_ADDR4, NLA_U32},
+    {MRC_PEER_ATTR_ADDR6, NLA_UNSPEC, kAddr6Len},
+    {MRC_PEER_ATTR_CONNS, NLA_U32},
+    {MRC_PEER_ATTR_IDLE_MS, NLA_U32},
+    {MRC_PEER_ATTR_EVS, NLA_U32},
+    {MRC_PEER_ATTR_PLANES, NLA_U32},
+    {MRC_PEER_ATTR_EVS_BAD, NLA_U32},
+    {MRC_PEER_ATTR_BAD_EVS, NLA_UNSPEC},
+});
+
 constexpr auto kStatsEntryPolicy = MakePolicy<MRC_STATS_ATTR_MAX>({
     {MRC_STATS_ATTR_NAME, NLA_STRING},
     {MRC_STATS_ATTR_VALUE, NLA_U64},
 });
 
+// Calls `fn` for every attribute directly inside `nest`, in order.
+template <typename Fn>
+void ForEachIn(nlattr* nest, Fn&& fn) {
+  nlattr* pos = nullptr;
+  int rem = 0;
+  nla_for_each_nested(pos, nest, rem) { fn(pos); }
+}
+
 // Calls `fn` for every attribute of type `type` directly inside `nest`.
 template <typename Fn>
 void ForEachNested(nlattr* nest, int type, Fn&& fn) {
-  nlattr* pos = nullptr;
-  int rem = 0;
-  nla_for_each_nested(pos, nest, rem) {
-    if (nla_type(pos) == type) {
-      fn(pos);
+  ForEachIn(nest, [&](nlattr* attr) {
+    if (nla_type(attr) == type) {
+      fn(attr);
     }
-  }
+  });
 }
 
 std::optional<Stats> OptionalStats(nlattr* nest) {
@@ -207,6 +233,43 @@ Nscc ParseNscc(nlattr* nest) {
       .adjust_bytes = a.U32(MRC_NSCC_ATTR_ADJUST_BYTES),
       .adjust_period = a.U32(MRC_NSCC_ATTR_ADJUST_PERIOD),
   };
+}
+
+// A peer's ADDR4 and ADDR6 attributes, which repeat, in the kernel's order:
+// Attrs keeps only the last of a type. Attrs validated every one's size.
+std::vector<IpAddress> PeerAddrs(nlattr* nest) {
+  std::vector<IpAddress> addrs;
+  ForEachIn(nest, [&](nlattr* attr) {
+    if (nla_type(attr) == MRC_PEER_ATTR_ADDR4) {
+      addrs.emplace_back(in_addr{.s_addr = nla_get_u32(attr)});
+    } else if (nla_type(attr) == MRC_PEER_ATTR_ADDR6) {
+      in6_addr addr{};
+      std::memcpy(&addr, nla_data(attr), sizeof(addr));
+      addrs.emplace_back(addr);
+    }
+  });
+  return addrs;
+}
+
+// MRC_PEER_ATTR_BAD_EVS: struct mrc_peer_ev after struct mrc_peer_ev, in
+// host order. A length that is no multiple of the struct is refused
+// rather than read past.
+std::vector<PeerEv> PeerEvs(const nlattr* attr) {
+  const std::span bytes(static_cast<const std::uint8_t*>(nla_data(attr)),
+                        static_cast<std::size_t>(nla_len(attr)));
+  if (bytes.size() % sizeof(mrc_peer_ev) != 0) {
+    throw Error("malformed PEER attributes from the kernel: BAD_EVS is " +
+                std::to_string(bytes.size()) + " bytes, not a multiple of " +
+                std::to_string(sizeof(mrc_peer_ev)));
+  }
+  std::vector<PeerEv> evs;
+  evs.reserve(bytes.size() / sizeof(mrc_peer_ev));
+  for (std::size_t at = 0; at < bytes.size(); at += sizeof(mrc_peer_ev)) {
+    mrc_peer_ev raw{};
+    std::memcpy(&raw, bytes.subspan(at, sizeof(raw)).data(), sizeof(raw));
+    evs.push_back({.ev = raw.ev, .plane = raw.plane, .state = static_cast<EvState>(raw.state)});
+  }
+  return evs;
 }
 
 // The top-level attributes of a message from the mrc family.
@@ -352,6 +415,20 @@ Path ParsePath(nlattr* nest) {
   };
 }
 
+Peer ParsePeer(nlattr* nest) {
+  const Attrs<MRC_PEER_ATTR_MAX> a(nest, kPeerPolicy, "PEER");
+  const nlattr* bad_evs = a[MRC_PEER_ATTR_BAD_EVS];
+  return Peer{
+      .addrs = PeerAddrs(nest),
+      .conns = a.U32(MRC_PEER_ATTR_CONNS),
+      .idle_ms = a.U32(MRC_PEER_ATTR_IDLE_MS),
+      .evs = a.U32(MRC_PEER_ATTR_EVS),
+      .planes = a.U32(MRC_PEER_ATTR_PLANES),
+      .evs_bad = a.U32(MRC_PEER_ATTR_EVS_BAD),
+      .bad_evs = bad_evs != nullptr ? PeerEvs(bad_evs) : std::vector<PeerEv>{},
+  };
+}
+
 Info ParseInfoMessage(nl_msg* msg) {
   return ParseInfo(Require(ParseTop(msg), MRC_ATTR_INFO, "INFO"));
 }
@@ -374,6 +451,10 @@ Conn ParseConnMessage(nl_msg* msg) {
 
 Path ParsePathMessage(nl_msg* msg) {
   return ParsePath(Require(ParseTop(msg), MRC_ATTR_PATH, "PATH"));
+}
+
+Peer ParsePeerMessage(nl_msg* msg) {
+  return ParsePeer(Require(ParseTop(msg), MRC_ATTR_PEER, "PEER"));
 }
 
 void ParseStatsMessage(nl_msg* msg, StatsReport& report) {

@@ -47,6 +47,8 @@ class Client final : public Control {
 
   StatsReport GetStats() override;
 
+  std::vector<Peer> DumpPeers() override;
+
   void Listen(const EventHandler& on_event, int stop_fd,
               const std::function<void()>& on_overrun) override;
 

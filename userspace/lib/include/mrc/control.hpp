@@ -56,6 +56,9 @@ class Control {
 
   virtual StatsReport GetStats() = 0;
 
+  // The namespace's peer table: empty unless net.mrc.peer_paths is 1.
+  virtual std::vector<Peer> DumpPeers() = 0;
+
   // Delivers events of the "events" group to `on_event` until it returns
   // false or `stop_fd` becomes readable (see StopSignals). `on_overrun` is
   // told when the kernel dropped events for lack of buffer space.

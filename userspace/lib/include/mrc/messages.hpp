@@ -43,6 +43,8 @@ MsgPtr PathProbeRequest(int family, std::uint32_t conn_id, std::uint32_t ev);
 
 MsgPtr StatsGetRequest(int family);  // a dump: global, then one per plane
 
+MsgPtr PeerGetRequest(int family);  // a dump without attributes: one PEER a peer
+
 // The object nests on their own, for requests assembled by hand.
 void PutPlane(nl_msg* msg, const Plane& plane);
 void PutEvProfile(nl_msg* msg, const EvProfile& profile);

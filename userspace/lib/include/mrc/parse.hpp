@@ -21,6 +21,7 @@ CcProfile ParseCcProfile(nlattr* nest);
 Conn ParseConn(nlattr* nest);
 Path ParsePath(nlattr* nest);
 Stats ParseStats(nlattr* nest);
+Peer ParsePeer(nlattr* nest);
 
 // A whole message whose top level must carry the object's nest.
 Info ParseInfoMessage(nl_msg* msg);
@@ -29,6 +30,7 @@ EvProfile ParseEvProfileMessage(nl_msg* msg);
 CcProfile ParseCcProfileMessage(nl_msg* msg);
 Conn ParseConnMessage(nl_msg* msg);
 Path ParsePathMessage(nl_msg* msg);
+Peer ParsePeerMessage(nl_msg* msg);
 
 // One message of the STATS_GET reply: MRC_ATTR_STATS (global counters) or
 // MRC_ATTR_PLANE{ID, STATS}; adds what it carries to `report`.

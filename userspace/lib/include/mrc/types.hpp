@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace mrc {
@@ -176,6 +177,31 @@ struct Path {
   bool probing = false;  // flag attribute
   std::optional<std::uint32_t> rtt_us{};
   std::optional<Stats> stats{};
+};
+
+// An IPv4 (s_addr in network order) or IPv6 address, where one list holds
+// both in the kernel's order.
+using IpAddress = std::variant<in_addr, in6_addr>;
+
+// One EV of a peer's bad EVs (struct mrc_peer_ev).
+struct PeerEv {
+  std::uint16_t ev = 0;
+  std::uint8_t plane = 0;
+  EvState state = EvState::kAssumedBad;
+
+  bool operator==(const PeerEv&) const = default;
+};
+
+// A peer host of the namespace's peer table (MRC_CMD_PEER_GET; reply only).
+// The attributes that may repeat or be left out for "none" are vectors.
+struct Peer {
+  std::vector<IpAddress> addrs{};          // its plane addresses
+  std::optional<std::uint32_t> conns{};    // connections holding the entry
+  std::optional<std::uint32_t> idle_ms{};  // only while none holds it
+  std::optional<std::uint32_t> evs{};      // EVs learned; 0: nothing yet
+  std::optional<std::uint32_t> planes{};   // bit p: plane p both ends had
+  std::optional<std::uint32_t> evs_bad{};
+  std::vector<PeerEv> bad_evs{};
 };
 
 // The reply to MRC_CMD_STATS_GET: global counters, then per plane.
