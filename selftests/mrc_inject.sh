@@ -156,7 +156,7 @@ if .error then "fail\t\($name)\t\(.error)" else
 if $why == [] then
 	"ok\t\($name): \(.sent) sent, \(.bytes) bytes -> \(moved) (seed \(.seed), \(.ms) ms)"
 else
-	"fail\t\($name)\t\($why | join("; ")); injected \(.sent) (seed \(.seed)), expected \(.expect | tojson); moved: \(moved)"
+	"fail\t\($name)\t\($why | join("; ")); injected \(.sent) (seed \(.seed)), expected \(.expect | tojson); moved: \(moved); receive backlogs dropped +\(.softnet_drops // 0)"
 end end'
 NAMES='{"random": "random bytes", "truncated": "truncated",
 	"oversized": "oversized (to 64 KiB)", "badhdr": "bad version and type",
