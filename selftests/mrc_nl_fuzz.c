@@ -298,6 +298,9 @@ static const struct mrc_fz_attr mrc_fz_top_attrs[MRC_ATTR_MAX + 1] = {
 	[MRC_ATTR_STATS]	= MRC_FZ_STATS,
 	[MRC_ATTR_EVENT_REASON]	= MRC_FZ_RO("reason", MRC_FZ_U8),
 	[MRC_ATTR_PAD]		= MRC_FZ_RO("pad", MRC_FZ_NONE),
+	/* a dump's answer only; its idle time moves between dumps */
+	[MRC_ATTR_PEER]		= { .name = "peer", .kind = MRC_FZ_NEST,
+				    .reply_only = 1, .unstable = 1 },
 };
 
 static const struct mrc_fz_obj mrc_fz_top =
@@ -367,6 +370,7 @@ static const struct mrc_fz_cmd mrc_fz_cmds[MRC_CMD_MAX + 1] = {
 		.want = B(MRC_PATH_ATTR_CONN_ID) | B(MRC_PATH_ATTR_EV),
 		.has_do = true, .changes = true },
 	[MRC_CMD_STATS_GET] = { .name = "STATS_GET", .has_dump = true },
+	[MRC_CMD_PEER_GET] = { .name = "PEER_GET", .has_dump = true },
 };
 
 /* Commands that are none of the family's: each must get EOPNOTSUPP. */
