@@ -761,8 +761,7 @@ static int mrc_core_input_done(struct mrc_core *core, int reason)
 {
 	if (reason != MRC_DROP_NONE) {
 		if (reason > 0 && reason < MRC_DROP_MAX)
-			mrc_stat_add(core, offsetof(struct mrc_core_stats, drops) /
-				     sizeof(u64) + reason, 1);
+			mrc_stat_add(core, MRC_STAT_WORD(drops) + reason, 1);
 	} else {
 		MRC_STAT_INC(core, rx_pkts);
 	}

@@ -639,9 +639,11 @@ static inline void mrc_stat_add(struct mrc_core *core, u32 word, u64 n)
 		mrc_stat_add_slow(core, word, n);
 }
 
+/* Counter word of struct mrc_core_stats's @field (stats.c). */
+#define MRC_STAT_WORD(field)						\
+	(offsetof(struct mrc_core_stats, field) / sizeof(u64))
 #define MRC_STAT_ADD(core, field, n)					\
-	mrc_stat_add(core, offsetof(struct mrc_core_stats, field) /	\
-		     sizeof(u64), n)
+	mrc_stat_add(core, MRC_STAT_WORD(field), n)
 #define MRC_STAT_INC(core, field)	MRC_STAT_ADD(core, field, 1)
 
 /* peer.c */

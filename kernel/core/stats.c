@@ -16,7 +16,7 @@
 #include "core_private.h"
 
 /* u64 words of the counters: struct mrc_core_stats up to the gauges. */
-#define MRC_STATS_WORDS	(offsetof(struct mrc_core_stats, srtt_us) / sizeof(u64))
+#define MRC_STATS_WORDS	MRC_STAT_WORD(srtt_us)
 /* The largest value a pair holds. */
 #define MRC_STATS_PARKED_MAX	0xffffffffu
 
