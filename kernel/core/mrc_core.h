@@ -139,9 +139,12 @@ struct mrc_core_env_ops {
 	 * Optional, for zero-copy receive: the core keeps the payload of
 	 * DATA @pkt, which carries the environment's handle of the packet
 	 * (pkt->buf), as the segment's storage instead of copying it.
-	 * Return the handle the core holds from now on (never NULL: called
-	 * only for a packet the core keeps); it goes back with deliver(),
-	 * or to rx_free() if the segment is never delivered.
+	 * Return the handle the core holds from now on (called only for a
+	 * packet the core keeps); it goes back with deliver(), or to
+	 * rx_free() if the segment is never delivered. NULL: the environment
+	 * had no memory for it (mrc.ko cuts each packet of a GSO batch into
+	 * an skb of its own here); the packet is then refused as a failed
+	 * allocation is, with a NO_BUFFER NACK, and nothing is kept.
 	 */
 	void	*(*rx_take)(void *ctx, const struct mrc_pkt *pkt);
 	void	(*rx_free)(void *ctx, void *ref);

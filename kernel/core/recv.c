@@ -357,6 +357,11 @@ static int mrc_rcv_place(struct mrc_core *core, const struct mrc_pkt *pkt,
 		copy = mrc_alloc(core, len);
 		ok = !!copy;
 	}
+	/* zero copy: the packet itself is the segment's storage */
+	if (ok && take) {
+		copy = core->env.ops->rx_take(core->env.ctx, pkt);
+		ok = !!copy;
+	}
 	if (!ok) {
 		mrc_rcv_send_nack(core, pkt, plane, MRC_NACK_NO_BUFFER);
 		return MRC_DROP_NO_BUFFER;
@@ -365,9 +370,8 @@ static int mrc_rcv_place(struct mrc_core *core, const struct mrc_pkt *pkt,
 	s->len = len;
 	s->flags = pkt->flags & (MRC_F_SOM | MRC_F_EOM);
 	if (take) {
-		/* zero copy: the packet itself is the segment's storage */
 		s->state = MRC_RSLOT_REF;
-		s->ptr = core->env.ops->rx_take(core->env.ctx, pkt);
+		s->ptr = copy;
 		core->held_ref_bytes += len;
 	} else {
 		s->state = MRC_RSLOT_COPY;

@@ -101,6 +101,10 @@ void* EnvRxTake(void* ctx, const mrc_pkt* pkt) {
   if (e->rx_pending == nullptr) return nullptr;
   EXPECT_EQ(pkt->buf, e->rx_pending.get());
   EXPECT_EQ(pkt->payload_len, e->rx_pending->size());
+  if (e->rx_take_fail_every != 0 && ++e->rx_take_calls % e->rx_take_fail_every == 0) {
+    e->rx_take_failed++;
+    return nullptr;  // no memory for the handle: the core refuses the packet
+  }
   void* ref = e->rx_pending.get();
   e->rx_held[ref] = std::move(e->rx_pending);
   e->rx_taken++;

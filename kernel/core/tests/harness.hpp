@@ -130,6 +130,8 @@ class Endpoint {
   std::unique_ptr<Bytes> rx_pending;  // the packet being input
   std::map<void*, std::unique_ptr<Bytes>> rx_held;
   uint64_t data_tx_by_ref = 0, rx_taken = 0, rx_freed = 0;
+  // Every rx_take_fail_every-th rx_take() finds no memory (0: never).
+  uint64_t rx_take_fail_every = 0, rx_take_calls = 0, rx_take_failed = 0;
   // Queue `n` bytes of the pattern by reference (at `sent`); core's answer.
   int SendByRef(size_t n, uint32_t flags);
   void ExpectNoHandles();
