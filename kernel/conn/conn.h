@@ -70,6 +70,13 @@ struct mrc_conn {
 	 * @lock
 	 */
 	bool			rx_after_close;
+	/*
+	 * an input is under way (the demux, a packet or a batch): the
+	 * reader is woken once at its end (mrc_sock_input_done()), not for
+	 * every segment delivered, if one was (@rx_wake); under @lock
+	 */
+	bool			rx_input;
+	bool			rx_wake;
 	/* DATA held back for one GSO skb (udp.c); under @lock */
 	struct mrc_udp_train	train;
 	/*

@@ -392,7 +392,10 @@ int mrc_sock_deliver(struct mrc_conn *conn, const void *data, u32 len,
 		atomic_inc(&mrc_sk(sk)->rx_msgs);
 		spin_unlock(&sk->sk_receive_queue.lock);
 	}
-	sk->sk_data_ready(sk);
+	if (conn->rx_input)
+		conn->rx_wake = true;	/* at the input's end */
+	else
+		sk->sk_data_ready(sk);
 	return 0;
 }
 
@@ -450,7 +453,8 @@ static void mrc_sock_partial_space(struct mrc_conn *conn)
 }
 
 /*
- * After an input under conn->lock. New data for a socket the application
+ * After an input under conn->lock: the reader is woken once for all the
+ * input delivered (conn->rx_wake). New data for a socket the application
  * has closed aborts the connection, as TCP resets it: nobody will read
  * it, and the sender should hear so now. Discarding it instead let the
  * sender fill the window it was given: the core counts what it delivers
@@ -461,6 +465,11 @@ void mrc_sock_input_done(struct mrc_conn *conn)
 {
 	lockdep_assert_held(&conn->lock);
 
+	conn->rx_input = false;
+	if (conn->rx_wake) {
+		conn->rx_wake = false;
+		conn->sk->sk_data_ready(conn->sk);
+	}
 	if (conn->rx_after_close && conn->core) {
 		conn->rx_after_close = false;
 		mrc_core_abort(conn->core, ECONNRESET);
