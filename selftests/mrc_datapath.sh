@@ -191,6 +191,21 @@ check_spread() {
 }
 mrc_lib_check "counters: every plane carried traffic" check_spread
 
+# Trains: a sender's GSO skbs reach the receiver on this host whole and
+# are taken as batches (conn/demux_batch.c), not cut into packets first.
+plane_sum() {
+	topo_exec "$1" "$MRCCTL" -j stats show | jq "[.planes[].stats.$2 // 0] | add // 0"
+}
+trains_arrive_whole() {
+	local trains batches pkts
+	trains=$(plane_sum a PlaneTxTrains)
+	batches=$(plane_sum b PlaneRxBatches) pkts=$(plane_sum b PlaneRxBatchPkts)
+	echo "# a sent $trains trains; b took $batches batches of $pkts packets"
+	[ "$batches" -gt 100 ] && [ "$pkts" -ge $((2 * batches)) ]
+}
+mrc_lib_check "receive batches: trains arrive whole, several packets each" \
+	trains_arrive_whole
+
 # End the background transfer of pids $2 and $3: true if $1 is 1, else
 # false after saying what the transfer did.
 bg_end() {

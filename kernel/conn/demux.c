@@ -21,6 +21,7 @@
 
 #include "conn/conn.h"
 #include "conn/demux.h"
+#include "conn/demux_priv.h"
 #include "conn/udp.h"
 #include "ctl/plane.h"
 #include "pernet.h"
@@ -44,8 +45,8 @@ static bool mrc_demux_ce(const struct sk_buff *skb)
  * server's addresses than the one connect() named.
  * Called with conn->lock held, conn->core set.
  */
-static bool mrc_demux_from_peer(const struct mrc_conn *conn, u32 plane,
-				const struct sk_buff *skb)
+bool mrc_demux_from_peer(const struct mrc_conn *conn, u32 plane,
+			 const struct sk_buff *skb)
 {
 	const struct mrc_core *core = conn->core;
 	const struct mrc_core_plane *peer;
@@ -74,6 +75,7 @@ static int mrc_demux_to_conn(struct mrc_net *mn, const struct mrc_pkt *pkt,
 	if (!conn)
 		return reason;
 	spin_lock(&conn->lock);
+	conn->rx_input = true;
 	if (conn->core && !mrc_demux_from_peer(conn, plane, skb))
 		reason = MRC_DROP_PLANE;
 	else if (conn->core)
@@ -147,15 +149,20 @@ static int mrc_demux_parse(struct sk_buff *skb, struct mrc_pkt *pkt)
 
 /*
  * mrc_demux_take - env->rx_take: the core keeps DATA @pkt as its
- * segment's storage. pkt->buf is the demux's hold on the skb
- * (mrc_demux_input()), given up here: the skb, pulled to the payload and
- * freed of its route and socket, is the core's. Under conn->lock.
+ * segment's storage. pkt->buf is the demux's hold (demux_priv.h): on a
+ * packet's own skb (mrc_demux_input()), given up here, so the skb, pulled
+ * to the payload and freed of its route and socket, is the core's; or on
+ * a GSO batch, of which the core gets an skb of the payload alone
+ * (mrc_demux_slice(); NULL without memory). Under conn->lock.
  */
 void *mrc_demux_take(const struct mrc_pkt *pkt)
 {
-	struct sk_buff **hold = pkt->buf, *skb = *hold;
+	struct mrc_demux_hold *hold = pkt->buf;
+	struct sk_buff *skb = hold->skb;
 
-	*hold = NULL;
+	if (hold->batch)
+		return mrc_demux_slice(skb, hold->off, pkt->payload_len);
+	hold->skb = NULL;
 	/* the headers are in the head: mrc_demux_parse() */
 	__skb_pull(skb, skb->len - pkt->payload_len);
 	skb_orphan(skb);
@@ -171,27 +178,30 @@ void *mrc_demux_take(const struct mrc_pkt *pkt)
  * packet to the connection that keeps it (mrc_demux_take()). From the UDP
  * socket or from an offload device's RX hand-off.
  */
-void mrc_demux_input(struct mrc_plane *pl, struct sk_buff *skb, bool ce)
+/*
+ * Hand parsed @pkt of plane @pl to a listener (SYN) or its connection;
+ * answer a packet of no connection with an RST. @skb: the datagram it
+ * came in (its IP header and UDP ports), a GSO batch's for its packets.
+ * Return: the drop reason.
+ */
+int mrc_demux_dispatch(struct mrc_net *mn, struct mrc_plane *pl,
+		       const struct sk_buff *skb, const struct mrc_pkt *pkt,
+		       bool ce)
 {
-	struct mrc_net *mn = mrc_pernet(dev_net(pl->dev));
-	struct sk_buff *hold = skb;	/* NULL once a connection took it */
-	u32 bytes = skb->len;
-	struct mrc_pkt pkt;
 	int reason;
 
-	reason = mrc_demux_parse(skb, &pkt);
-	if (reason)
-		goto count;
-	if (pkt.type == MRC_PKT_SYN) {
-		reason = mrc_listen_syn(mn, pl->id, &pkt);
-	} else {
-		if (pkt.type == MRC_PKT_DATA)
-			pkt.buf = &hold;
-		reason = mrc_demux_to_conn(mn, &pkt, pl->id, skb, ce);
-		if (reason == MRC_DROP_NO_CONN)
-			mrc_demux_reset(mn, pl, skb, &pkt);
-	}
-count:
+	if (pkt->type == MRC_PKT_SYN)
+		return mrc_listen_syn(mn, pl->id, pkt);
+	reason = mrc_demux_to_conn(mn, pkt, pl->id, skb, ce);
+	if (reason == MRC_DROP_NO_CONN)
+		mrc_demux_reset(mn, pl, skb, pkt);
+	return reason;
+}
+
+/* Count one packet of @bytes (from its UDP header) of @pl as @reason. */
+void mrc_demux_count(struct mrc_net *mn, struct mrc_plane *pl, int reason,
+		     u32 bytes)
+{
 	if (reason) {
 		mrc_plane_mib_add(pl, MRC_PLANE_MIB_RXDROP, 1);
 		mrc_mib_inc(mn->net, MRC_MIB_RXDROP_FIRST + reason);
@@ -199,19 +209,43 @@ count:
 		mrc_plane_mib_add(pl, MRC_PLANE_MIB_RXPKTS, 1);
 		mrc_plane_mib_add(pl, MRC_PLANE_MIB_RXBYTES, bytes);
 	}
-	if (hold)
-		consume_skb(hold);
 }
 
-/* UDP encap_rcv: softirq, RCU held, checksum verified, data at UDP header. */
+void mrc_demux_input(struct mrc_plane *pl, struct sk_buff *skb, bool ce)
+{
+	struct mrc_net *mn = mrc_pernet(dev_net(pl->dev));
+	/* NULL once a connection took it */
+	struct mrc_demux_hold hold = { .skb = skb };
+	u32 bytes = skb->len;
+	struct mrc_pkt pkt;
+	int reason;
+
+	reason = mrc_demux_parse(skb, &pkt);
+	if (!reason) {
+		if (pkt.type == MRC_PKT_DATA)
+			pkt.buf = &hold;
+		reason = mrc_demux_dispatch(mn, pl, skb, &pkt, ce);
+	}
+	mrc_demux_count(mn, pl, reason, bytes);
+	if (hold.skb)
+		consume_skb(hold.skb);
+}
+
+/*
+ * UDP encap_rcv: softirq, RCU held, checksum verified, data at UDP header.
+ * A UDP GSO skb (a train of our own from this host, udp.c) arrives whole
+ * and is taken as one batch (demux_batch.c).
+ */
 int mrc_demux_rcv(struct sock *sk, struct sk_buff *skb)
 {
 	struct mrc_plane *pl = rcu_dereference_sk_user_data(sk);
 
-	if (pl)
-		mrc_demux_input(pl, skb, mrc_demux_ce(skb));
-	else
+	if (!pl)
 		consume_skb(skb);
+	else if (skb_is_gso(skb))
+		mrc_demux_batch(pl, skb, mrc_demux_ce(skb));
+	else
+		mrc_demux_input(pl, skb, mrc_demux_ce(skb));
 	return 0;
 }
 

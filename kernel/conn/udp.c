@@ -319,6 +319,8 @@ static int mrc_udp_out(struct mrc_net *mn, struct mrc_conn *conn, u32 plane,
 	if (!err) {
 		mrc_plane_mib_add(pl, MRC_PLANE_MIB_TXPKTS, pkts);
 		mrc_plane_mib_add(pl, MRC_PLANE_MIB_TXBYTES, bytes);
+		if (pkts > 1)
+			mrc_plane_mib_add(pl, MRC_PLANE_MIB_TXTRAINS, 1);
 	}
 out:
 	rcu_read_unlock();
@@ -461,7 +463,17 @@ void mrc_udp_flush(struct mrc_conn *conn)
 	t->skb = NULL;
 	if (t->segs > 1) {
 		skb_shinfo(skb)->gso_size = t->seg_len;
-		skb_shinfo(skb)->gso_type = SKB_GSO_UDP_L4;
+		/*
+		 * UDP_TUNNEL as well: 6.1 segments a GSO skb without it
+		 * before a tunnel socket's encap_rcv, where a local peer
+		 * takes the train whole (demux_batch.c). With
+		 * skb->encapsulation clear, software GSO still cuts it as
+		 * plain UDP (udp4_ufo_fragment()), and a device that
+		 * offloads UDP segmentation but not tunnels gets it cut
+		 * in software.
+		 */
+		skb_shinfo(skb)->gso_type = SKB_GSO_UDP_L4 |
+					    SKB_GSO_UDP_TUNNEL;
 		skb_shinfo(skb)->gso_segs = t->segs;
 		/* UDP GSO wants the checksum partial from the UDP header on */
 		skb->ip_summed = CHECKSUM_PARTIAL;
@@ -539,6 +551,8 @@ static int mrc_udp_sock(struct net *net, struct mrc_plane *pl, int family,
 	if (err)
 		return err;
 	setup_udp_tunnel_sock(net, *sockp, &tun);
+	/* a train from this host arrives whole (demux_batch.c) */
+	udp_set_bit(ACCEPT_L4, (*sockp)->sk);
 	return 0;
 }
 

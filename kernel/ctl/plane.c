@@ -33,6 +33,9 @@ static const char * const mrc_plane_mib_names[MRC_PLANE_MIB_MAX] = {
 	[MRC_PLANE_MIB_OFFLOAD_CONNFAIL] = "OffloadConnFail",
 	[MRC_PLANE_MIB_OFFLOAD_FALLBACKS] = "OffloadFallbacks",
 	[MRC_PLANE_MIB_OFFLOAD_ERRORS]	= "OffloadErrors",
+	[MRC_PLANE_MIB_TXTRAINS]	= "PlaneTxTrains",
+	[MRC_PLANE_MIB_RXBATCHES]	= "PlaneRxBatches",
+	[MRC_PLANE_MIB_RXBATCHPKTS]	= "PlaneRxBatchPkts",
 };
 
 const char *mrc_plane_mib_name(int field)

@@ -42,6 +42,9 @@ enum mrc_plane_mib_field {
 	/* connections moved back to software (error, reset, unbind, mode off) */
 	MRC_PLANE_MIB_OFFLOAD_FALLBACKS,
 	MRC_PLANE_MIB_OFFLOAD_ERRORS,	/* hook failures and error reports */
+	MRC_PLANE_MIB_TXTRAINS,		/* GSO skbs of several packets sent */
+	MRC_PLANE_MIB_RXBATCHES,	/* GSO skbs received whole */
+	MRC_PLANE_MIB_RXBATCHPKTS,	/* the packets they carried */
 	__MRC_PLANE_MIB_MAX
 };
 

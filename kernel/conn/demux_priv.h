@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside the receive demux: what demux.c (one datagram) and
+ * demux_batch.c (a UDP GSO skb of many) share.
+ */
+#ifndef __MRC_DEMUX_PRIV_H
+#define __MRC_DEMUX_PRIV_H
+
+#include <linux/types.h>
+
+struct mrc_conn;
+struct mrc_net;
+struct mrc_pkt;
+struct mrc_plane;
+struct sk_buff;
+
+/*
+ * What a DATA packet's pkt->buf points to while the core looks at it:
+ * where its payload is, for mrc_demux_take(). Either the packet's own
+ * skb (@batch false), which the core takes whole (@skb is then NULL, and
+ * the demux no longer frees it), or a GSO batch's skb (@batch true),
+ * which stays the batch's: the core gets a new skb of the @off.. bytes
+ * the packet's payload spans in it.
+ */
+struct mrc_demux_hold {
+	struct sk_buff	*skb;
+	u32		off;
+	bool		batch;
+};
+
+bool mrc_demux_from_peer(const struct mrc_conn *conn, u32 plane,
+			 const struct sk_buff *skb);
+int mrc_demux_dispatch(struct mrc_net *mn, struct mrc_plane *pl,
+		       const struct sk_buff *skb, const struct mrc_pkt *pkt,
+		       bool ce);
+void mrc_demux_count(struct mrc_net *mn, struct mrc_plane *pl, int reason,
+		     u32 bytes);
+
+void mrc_demux_batch(struct mrc_plane *pl, struct sk_buff *skb, bool ce);
+struct sk_buff *mrc_demux_slice(const struct sk_buff *skb, u32 off, u32 len);
+
+#endif /* __MRC_DEMUX_PRIV_H */
