@@ -75,7 +75,6 @@ static int mrc_demux_to_conn(struct mrc_net *mn, const struct mrc_pkt *pkt,
 	if (!conn)
 		return reason;
 	spin_lock(&conn->lock);
-	conn->rx_input = true;
 	if (conn->core && !mrc_demux_from_peer(conn, plane, skb))
 		reason = MRC_DROP_PLANE;
 	else if (conn->core)

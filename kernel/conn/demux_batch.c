@@ -141,7 +141,7 @@ static struct mrc_conn *mrc_demux_batch_conn(struct mrc_demux_batch *b,
 		mrc_conn_put(conn);
 		return NULL;
 	}
-	conn->rx_input = true;
+	conn->rx_batch = true;
 	mrc_core_input_begin(conn->core);
 	b->conn = conn;
 	return conn;

@@ -392,8 +392,8 @@ int mrc_sock_deliver(struct mrc_conn *conn, const void *data, u32 len,
 		atomic_inc(&mrc_sk(sk)->rx_msgs);
 		spin_unlock(&sk->sk_receive_queue.lock);
 	}
-	if (conn->rx_input)
-		conn->rx_wake = true;	/* at the input's end */
+	if (conn->rx_batch)
+		conn->rx_wake = true;	/* at the batch's end */
 	else
 		sk->sk_data_ready(sk);
 	return 0;
@@ -453,8 +453,8 @@ static void mrc_sock_partial_space(struct mrc_conn *conn)
 }
 
 /*
- * After an input under conn->lock: the reader is woken once for all the
- * input delivered (conn->rx_wake). New data for a socket the application
+ * After an input under conn->lock: the reader is woken once for all a
+ * batch delivered (conn->rx_wake). New data for a socket the application
  * has closed aborts the connection, as TCP resets it: nobody will read
  * it, and the sender should hear so now. Discarding it instead let the
  * sender fill the window it was given: the core counts what it delivers
@@ -465,7 +465,7 @@ void mrc_sock_input_done(struct mrc_conn *conn)
 {
 	lockdep_assert_held(&conn->lock);
 
-	conn->rx_input = false;
+	conn->rx_batch = false;
 	if (conn->rx_wake) {
 		conn->rx_wake = false;
 		conn->sk->sk_data_ready(conn->sk);
