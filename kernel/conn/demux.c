@@ -171,13 +171,6 @@ void *mrc_demux_take(const struct mrc_pkt *pkt)
 }
 
 /*
- * mrc_demux_input - one received packet of plane @pl: parse it, hand it to
- * its connection or listener, count it. Softirq, RCU held, checksum
- * verified, data at the UDP header; consumes @skb, or gives a DATA
- * packet to the connection that keeps it (mrc_demux_take()). From the UDP
- * socket or from an offload device's RX hand-off.
- */
-/*
  * Hand parsed @pkt of plane @pl to a listener (SYN) or its connection;
  * answer a packet of no connection with an RST. @skb: the datagram it
  * came in (its IP header and UDP ports), a GSO batch's for its packets.
@@ -210,10 +203,17 @@ void mrc_demux_count(struct mrc_net *mn, struct mrc_plane *pl, int reason,
 	}
 }
 
+/*
+ * mrc_demux_input - one received packet of plane @pl: parse it, hand it to
+ * its connection or listener, count it. Softirq, RCU held, checksum
+ * verified, data at the UDP header; consumes @skb, or gives a DATA
+ * packet to the connection that keeps it (mrc_demux_take()). From the UDP
+ * socket or from an offload device's RX hand-off.
+ */
 void mrc_demux_input(struct mrc_plane *pl, struct sk_buff *skb, bool ce)
 {
 	struct mrc_net *mn = mrc_pernet(dev_net(pl->dev));
-	/* NULL once a connection took it */
+	/* hold.skb: NULL once a connection took it */
 	struct mrc_demux_hold hold = { .skb = skb };
 	u32 bytes = skb->len;
 	struct mrc_pkt pkt;
