@@ -61,16 +61,6 @@ static void mrc_core_park(struct mrc_core *core)
 	mrc_stats_park(core);
 }
 
-u32 mrc_psn_add(const struct mrc_core *core, u32 psn, u32 n)
-{
-	return (psn + n) & mrc_psn_mask(core->psn24);
-}
-
-s32 mrc_diff(const struct mrc_core *core, u32 a, u32 b)
-{
-	return mrc_psn_diff(a, b, core->psn24);
-}
-
 void mrc_core_notify(struct mrc_core *core, enum mrc_core_note note, u32 arg)
 {
 	core->env.ops->notify(core->env.ctx, note, arg);

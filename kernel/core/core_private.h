@@ -507,8 +507,22 @@ void mrc_clock_enter(struct mrc_core *core);
 void mrc_clock_leave(struct mrc_core *core);
 void *mrc_alloc(struct mrc_core *core, size_t size);
 void mrc_free(struct mrc_core *core, void *ptr);
-u32 mrc_psn_add(const struct mrc_core *core, u32 psn, u32 n);
-s32 mrc_diff(const struct mrc_core *core, u32 a, u32 b);
+
+/*
+ * PSN arithmetic in the connection's PSN space. Inline: every packet sent,
+ * acknowledged or received takes several (a call each was 1.2% of a P10
+ * guest's samples in perf).
+ */
+static inline u32 mrc_psn_add(const struct mrc_core *core, u32 psn, u32 n)
+{
+	return (psn + n) & mrc_psn_mask(core->psn24);
+}
+
+static inline s32 mrc_diff(const struct mrc_core *core, u32 a, u32 b)
+{
+	return mrc_psn_diff(a, b, core->psn24);
+}
+
 struct mrc_pkt *mrc_tx_pkt(struct mrc_core *core);
 void mrc_pkt_init(struct mrc_core *core, u8 type);
 int mrc_snd_pkt(struct mrc_core *core, u32 plane, u32 ev,
