@@ -12,9 +12,10 @@
  *
  * Lifetime: references are held by the tables (one for both, dropped by
  * mrc_conn_kill(): the killer is whoever unhashes the token), by the
- * socket (dropped at release) and briefly by RX and netlink. mrc_conn_kill() unhashes the connection, stops the timer and
- * destroys the core; the memory goes after the last reference and an RCU
- * grace period. A connection holds a reference on its socket.
+ * socket (dropped at release) and briefly by RX and netlink.
+ * mrc_conn_kill() unhashes the connection, stops the timer and destroys
+ * the core; the memory goes after the last reference and an RCU grace
+ * period. A connection holds a reference on its socket.
  */
 #ifndef __MRC_CONN_H
 #define __MRC_CONN_H
