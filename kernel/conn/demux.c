@@ -45,8 +45,8 @@ static bool mrc_demux_ce(const struct sk_buff *skb)
  * server's addresses than the one connect() named.
  * Called with conn->lock held, conn->core set.
  */
-bool mrc_demux_from_peer(const struct mrc_conn *conn, u32 plane,
-			 const struct sk_buff *skb)
+static bool mrc_demux_from_peer(const struct mrc_conn *conn, u32 plane,
+				const struct sk_buff *skb)
 {
 	const struct mrc_core *core = conn->core;
 	const struct mrc_core_plane *peer;
@@ -65,6 +65,19 @@ bool mrc_demux_from_peer(const struct mrc_conn *conn, u32 plane,
 		       sizeof(peer->addr6));
 }
 
+/*
+ * Parsed @pkt, which came in @skb on our plane @plane, to @conn's core if
+ * it comes from the peer's address there. Under conn->lock, conn->core
+ * set. Return: the drop reason.
+ */
+int mrc_demux_conn_input(struct mrc_conn *conn, const struct mrc_pkt *pkt,
+			 u32 plane, const struct sk_buff *skb, bool ce)
+{
+	if (!mrc_demux_from_peer(conn, plane, skb))
+		return MRC_DROP_PLANE;
+	return mrc_core_input(conn->core, pkt, plane, ce);
+}
+
 /* Hand a parsed packet to its connection. Return: the drop reason. */
 static int mrc_demux_to_conn(struct mrc_net *mn, const struct mrc_pkt *pkt,
 			     u32 plane, const struct sk_buff *skb, bool ce)
@@ -75,10 +88,8 @@ static int mrc_demux_to_conn(struct mrc_net *mn, const struct mrc_pkt *pkt,
 	if (!conn)
 		return reason;
 	spin_lock(&conn->lock);
-	if (conn->core && !mrc_demux_from_peer(conn, plane, skb))
-		reason = MRC_DROP_PLANE;
-	else if (conn->core)
-		reason = mrc_core_input(conn->core, pkt, plane, ce);
+	if (conn->core)
+		reason = mrc_demux_conn_input(conn, pkt, plane, skb, ce);
 	mrc_sock_input_done(conn);
 	spin_unlock(&conn->lock);
 	mrc_conn_put(conn);

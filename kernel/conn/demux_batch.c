@@ -189,9 +189,7 @@ static int mrc_demux_batch_pkt(struct mrc_demux_batch *b, u32 off, u32 len)
 	conn = mrc_demux_batch_conn(b, pkt.dst_token);
 	if (!conn)	/* the RST, as for one datagram */
 		return mrc_demux_dispatch(b->mn, b->pl, b->skb, &pkt, b->ce);
-	if (!mrc_demux_from_peer(conn, b->pl->id, b->skb))
-		return MRC_DROP_PLANE;
-	return mrc_core_input(conn->core, &pkt, b->pl->id, b->ce);
+	return mrc_demux_conn_input(conn, &pkt, b->pl->id, b->skb, b->ce);
 }
 
 /*

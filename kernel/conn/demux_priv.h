@@ -28,8 +28,8 @@ struct mrc_demux_hold {
 	bool		batch;
 };
 
-bool mrc_demux_from_peer(const struct mrc_conn *conn, u32 plane,
-			 const struct sk_buff *skb);
+int mrc_demux_conn_input(struct mrc_conn *conn, const struct mrc_pkt *pkt,
+			 u32 plane, const struct sk_buff *skb, bool ce);
 int mrc_demux_dispatch(struct mrc_net *mn, struct mrc_plane *pl,
 		       const struct sk_buff *skb, const struct mrc_pkt *pkt,
 		       bool ce);
