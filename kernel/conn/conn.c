@@ -267,6 +267,11 @@ void mrc_conn_kill(struct mrc_conn *conn)
 	mrc_peer_learn(conn, -1, false);	/* its last word on the paths */
 	conn->core = NULL;
 	conn->state = MRC_CONN_CLOSED;
+	/* Every input ended with its batch's skb queued (sock/io.c). */
+	if (WARN_ON_ONCE(conn->rx_build)) {
+		kfree_skb(conn->rx_build);
+		conn->rx_build = NULL;
+	}
 	/* Every core call that sent DATA ended with a flush (udp.c). */
 	if (WARN_ON_ONCE(conn->train.skb)) {
 		kfree_skb(conn->train.skb);

@@ -81,6 +81,12 @@ struct mrc_conn {
 	 */
 	bool			rx_batch;
 	bool			rx_wake;
+	/*
+	 * stream: the batch's in-order bytes of slices (conn/rxbuf.h), in
+	 * page fragments of one skb, queued at the batch's end; charged to
+	 * sk_rmem_alloc as it grows. NULL outside a batch. Under @lock.
+	 */
+	struct sk_buff		*rx_build;
 	/* DATA held back for one GSO skb (udp.c); under @lock */
 	struct mrc_udp_train	train;
 	/*

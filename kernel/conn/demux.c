@@ -22,6 +22,7 @@
 #include "conn/conn.h"
 #include "conn/demux.h"
 #include "conn/demux_priv.h"
+#include "conn/rxbuf.h"
 #include "conn/udp.h"
 #include "ctl/plane.h"
 #include "pernet.h"
@@ -162,16 +163,17 @@ static int mrc_demux_parse(struct sk_buff *skb, struct mrc_pkt *pkt)
  * segment's storage. pkt->buf is the demux's hold (demux_priv.h): on a
  * packet's own skb (mrc_demux_input()), given up here, so the skb, pulled
  * to the payload and freed of its route and socket, is the core's; or on
- * a GSO batch, of which the core gets an skb of the payload alone
- * (mrc_demux_slice(); NULL without memory). Under conn->lock.
+ * a GSO batch, of which the core gets a slice (rxbuf.h; NULL without
+ * memory). Under conn->lock.
  */
 void *mrc_demux_take(const struct mrc_pkt *pkt)
 {
 	struct mrc_demux_hold *hold = pkt->buf;
 	struct sk_buff *skb = hold->skb;
 
-	if (hold->batch)
-		return mrc_demux_slice(skb, hold->off, pkt->payload_len);
+	if (hold->train)
+		return mrc_rx_take_batch(hold->train, skb, hold->off,
+					 pkt->payload_len);
 	hold->skb = NULL;
 	/* the headers are in the head: mrc_demux_parse() */
 	__skb_pull(skb, skb->len - pkt->payload_len);

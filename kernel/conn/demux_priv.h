@@ -12,20 +12,21 @@ struct mrc_conn;
 struct mrc_net;
 struct mrc_pkt;
 struct mrc_plane;
+struct mrc_rx_train;
 struct sk_buff;
 
 /*
  * What a DATA packet's pkt->buf points to while the core looks at it:
  * where its payload is, for mrc_demux_take(). Either the packet's own
- * skb (@batch false), which the core takes whole (@skb is then NULL, and
- * the demux no longer frees it), or a GSO batch's skb (@batch true),
- * which stays the batch's: the core gets a new skb of the @off.. bytes
- * the packet's payload spans in it.
+ * skb (@train NULL), which the core takes whole (@skb is then NULL, and
+ * the demux no longer frees it), or a GSO batch's skb, which stays the
+ * batch's: the core gets a slice of the @off.. bytes the packet's
+ * payload spans in it, from the batch's train (*@train, rxbuf.h).
  */
 struct mrc_demux_hold {
-	struct sk_buff	*skb;
-	u32		off;
-	bool		batch;
+	struct sk_buff		*skb;
+	u32			off;
+	struct mrc_rx_train	**train;
 };
 
 int mrc_demux_conn_input(struct mrc_conn *conn, const struct mrc_pkt *pkt,
@@ -37,6 +38,5 @@ void mrc_demux_count(struct mrc_net *mn, struct mrc_plane *pl, int reason,
 		     u32 bytes);
 
 void mrc_demux_batch(struct mrc_plane *pl, struct sk_buff *skb, bool ce);
-struct sk_buff *mrc_demux_slice(const struct sk_buff *skb, u32 off, u32 len);
 
 #endif /* __MRC_DEMUX_PRIV_H */

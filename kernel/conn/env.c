@@ -28,6 +28,7 @@
 #include "conn/demux.h"
 #include "conn/mem.h"
 #include "conn/peer.h"
+#include "conn/rxbuf.h"
 #include "sock/sock.h"
 #include "conn/trace.h"
 #include "conn/udp.h"
@@ -81,7 +82,7 @@ static void *mrc_env_rx_take(void *ctx, const struct mrc_pkt *pkt)
 /* A received packet the connection never delivered (it went away). */
 static void mrc_env_rx_free(void *ctx, void *ref)
 {
-	kfree_skb(ref);
+	mrc_rx_free(ref);
 }
 
 static void mrc_env_buf_get(void *ctx, void *ref)

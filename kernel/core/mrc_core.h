@@ -142,8 +142,8 @@ struct mrc_core_env_ops {
 	 * Return the handle the core holds from now on (called only for a
 	 * packet the core keeps); it goes back with deliver(), or to
 	 * rx_free() if the segment is never delivered. NULL: the environment
-	 * had no memory for it (mrc.ko cuts each packet of a GSO batch into
-	 * an skb of its own here); the packet is then refused as a failed
+	 * had no memory for it (mrc.ko allocates a GSO batch's slices with
+	 * its first kept packet); the packet is then refused as a failed
 	 * allocation is, with a NO_BUFFER NACK, and nothing is kept.
 	 */
 	void	*(*rx_take)(void *ctx, const struct mrc_pkt *pkt);

@@ -9,9 +9,10 @@
  * the user into the socket's page-fragment send buffer (sk->sk_frag,
  * append-only; a page is reused once nothing refers to it), the core's
  * segments and the skbs sent from them refer to those pages (conn/udp.c);
- * the receiver's core keeps each DATA skb as its segment and delivers it
- * to the receive queue as it is (conn/demux.c), where recvmsg() copies it
- * to the user. With MSG_ZEROCOPY (zerocopy.c) the first copy goes too:
+ * the receiver's core keeps each DATA skb (or slice of a GSO batch,
+ * conn/rxbuf.h) as its segment and delivers it to the receive queue as
+ * it is (a batch's slices as fragments of one skb), where recvmsg()
+ * copies it to the user. With MSG_ZEROCOPY (zerocopy.c) the first copy goes too:
  * the segments refer to the user's pinned pages. SOCK_SEQPACKET messages
  * are still copied into the core (a message must be queued whole, from
  * one bounce buffer).
@@ -29,6 +30,7 @@
 #include "pernet.h"
 #include "conn/buf.h"
 #include "conn/conn.h"
+#include "conn/rxbuf.h"
 #include "sock/sock.h"
 
 /*
@@ -344,12 +346,63 @@ static void mrc_sock_rfree(struct sk_buff *skb)
 	atomic_sub(skb->truesize, &skb->sk->sk_rmem_alloc);
 }
 
+/* A new skb for the receive queue, charged to sk_rmem_alloc. */
+static void mrc_sock_rx_own(struct sock *sk, struct sk_buff *skb, u32 flags)
+{
+	MRC_SKB_CB(skb)->consumed = 0;
+	MRC_SKB_CB(skb)->eom = !!(flags & MRC_F_EOM);
+	skb->sk = sk;
+	skb->destructor = mrc_sock_rfree;
+	atomic_add(skb->truesize, &sk->sk_rmem_alloc);
+}
+
+/* Queue the batch's skb of slices, if it has one (conn->rx_build). */
+static void mrc_sock_rx_build_queue(struct mrc_conn *conn)
+{
+	if (!conn->rx_build)
+		return;
+	skb_queue_tail(&conn->sk->sk_receive_queue, conn->rx_build);
+	conn->rx_build = NULL;
+}
+
 /*
- * The core delivers in-order bytes; under the connection's spinlock: the
- * DATA skb it kept (@ref, pulled to its payload by the demux), queued as
- * it is, or (@ref NULL) a copy of @data. The receive queue is charged to
- * sk_rmem_alloc; the core keeps the peer within the window we report, so
- * nothing is refused for space here.
+ * A stream's slice (conn/rxbuf.h) in a batch: its page fragments join
+ * the batch's skb (conn->rx_build), a new one when that is full, so a
+ * batch costs the reader an skb or two, not one a packet.
+ */
+static int mrc_sock_deliver_slice(struct mrc_conn *conn, void *ref, u32 len)
+{
+	struct sk_buff *skb = conn->rx_build;
+
+	if (skb && !mrc_rx_append(skb, ref, len)) {
+		mrc_sock_rx_build_queue(conn);
+		skb = NULL;
+	}
+	if (!skb) {
+		skb = alloc_skb(0, GFP_ATOMIC | __GFP_NOWARN);
+		if (!skb)
+			return -ENOBUFS;
+		if (!mrc_rx_append(skb, ref, len)) {
+			kfree_skb(skb);
+			return -ENOBUFS;
+		}
+		mrc_sock_rx_own(conn->sk, skb, 0);
+		conn->rx_build = skb;
+	} else {
+		atomic_add(len, &conn->sk->sk_rmem_alloc);
+	}
+	mrc_rx_free(ref);
+	conn->rx_wake = true;	/* at the batch's end */
+	return 0;
+}
+
+/*
+ * The core delivers in-order bytes; under the connection's spinlock:
+ * the handle it kept (@ref, conn/rxbuf.h): a packet's skb queued as it
+ * is, a batch's slice added to the batch's skb (a stream) or made an
+ * skb of its own; or (@ref NULL) a copy of @data. The receive queue is
+ * charged to sk_rmem_alloc; the core keeps the peer within the window
+ * we report, so nothing is refused for space here.
  */
 int mrc_sock_deliver(struct mrc_conn *conn, const void *data, u32 len,
 		     u32 flags, void *ref)
@@ -360,23 +413,27 @@ int mrc_sock_deliver(struct mrc_conn *conn, const void *data, u32 len,
 	lockdep_assert_held(&conn->lock);
 
 	if (conn->orphan || (sk->sk_shutdown & RCV_SHUTDOWN)) {
-		consume_skb(skb);	/* nobody will read it: discard */
+		mrc_rx_free(ref);	/* nobody will read it: discard */
 		conn->rx_after_close |= conn->orphan;
 		return 0;
 	}
-	if (!skb) {
+	if (mrc_rx_is_slice(ref)) {
+		if (conn->rx_batch && sk->sk_type != SOCK_SEQPACKET)
+			return mrc_sock_deliver_slice(conn, ref, len);
+		skb = mrc_rx_slice_skb(ref, len);
+		if (!skb)
+			return -ENOBUFS;
+		mrc_rx_free(ref);
+	} else if (!skb) {
 		skb = alloc_skb(len, GFP_ATOMIC | __GFP_NOWARN);
 		if (!skb)
 			return -ENOBUFS;
 		skb_put_data(skb, data, len);
 	}
-	MRC_SKB_CB(skb)->consumed = 0;
-	MRC_SKB_CB(skb)->eom = !!(flags & MRC_F_EOM);
-	skb->sk = sk;
-	skb->destructor = mrc_sock_rfree;
-	atomic_add(skb->truesize, &sk->sk_rmem_alloc);
+	mrc_sock_rx_own(sk, skb, flags);
 
 	if (sk->sk_type != SOCK_SEQPACKET) {
+		mrc_sock_rx_build_queue(conn);	/* the bytes before these */
 		skb_queue_tail(&sk->sk_receive_queue, skb);
 	} else {
 		__skb_queue_tail(&conn->rx_partial, skb);
@@ -466,6 +523,7 @@ void mrc_sock_input_done(struct mrc_conn *conn)
 	lockdep_assert_held(&conn->lock);
 
 	conn->rx_batch = false;
+	mrc_sock_rx_build_queue(conn);
 	if (conn->rx_wake) {
 		conn->rx_wake = false;
 		conn->sk->sk_data_ready(conn->sk);
