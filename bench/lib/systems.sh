@@ -61,14 +61,29 @@ bench_mptcp_setup() {
 	done
 }
 
-# Guest-wide CPU busy share (0..1) between two /proc/stat samples.
-bench_cpu_sample() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $5 + $6 }' /proc/stat; }
+# Guest-wide CPU busy share (0..1) between two samples: the share of the
+# CPUs' wall-clock time not spent idle. /proc/stat's idle is exact under
+# NOHZ idle (the time in the idle loop, interrupts excluded), but its busy
+# fields are tick samples, and Debian's 6.1 has no IRQ_TIME_ACCOUNTING:
+# the softirq work an interrupt does on an idle CPU (a veth or netem
+# receive path) was counted nowhere, so busy / (busy + idle) made a stack
+# that works in softirq look cheaper than one whose processes do the same
+# work (P1: MRC's receive path moved into the reader read 1.6x the CPU
+# there, and less than before in a perf profile).
+bench_cpu_sample() {
+	local up
+	read -r up _ < /proc/uptime
+	awk -v up="$up" '/^cpu / { print up, $5 + $6 }' /proc/stat
+}
 bench_cpu_busy() {
-	local b0 i0 b1 i1
-	read -r b0 i0 <<< "$1"
-	read -r b1 i1 <<< "$2"
-	awk -v b="$((b1 - b0))" -v i="$((i1 - i0))" \
-		'BEGIN { printf "%.3f", ((b + i) > 0 ? b / (b + i) : 0) }'
+	local t0 i0 t1 i1
+	read -r t0 i0 <<< "$1"
+	read -r t1 i1 <<< "$2"
+	awk -v t="$t0" -v u="$t1" -v i="$((i1 - i0))" -v n="$(nproc)" \
+		-v hz="$(getconf CLK_TCK)" 'BEGIN {
+			wall = (u - t) * n * hz
+			busy = wall > 0 ? 1 - i / wall : 0
+			printf "%.3f", (busy < 0 ? 0 : (busy > 1 ? 1 : busy)) }'
 }
 
 # A server of system $1 on host $2 for $3 clients, JSON report in $4;
