@@ -36,6 +36,8 @@ enum mrc_mib_field {
 	MRC_MIB_LISTENTCPACCEPT, /* TCP clients accepted by MRC listeners */
 	MRC_MIB_CONNECTTCP,	/* connect()s that fell back to TCP */
 	MRC_MIB_CONNECTTCPFAIL,	/* ... whose TCP socket could not start */
+	MRC_MIB_RXBACKLOG,	/* datagrams a process of their socket took */
+	MRC_MIB_TIMERDEFERRED,	/* timer expiries left to that process */
 	/* received packets dropped, one counter per enum mrc_drop_reason */
 	MRC_MIB_RXDROPSHORT,
 	MRC_MIB_RXDROPVERSION,

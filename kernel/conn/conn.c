@@ -17,6 +17,7 @@
 #include "conn/peer.h"
 #include "offload/offload.h"
 #include "ctl/plane.h"
+#include "sock/sock.h"
 
 static struct workqueue_struct *mrc_conn_wq;
 
@@ -92,10 +93,50 @@ void mrc_syn_peer_drop(struct mrc_net *mn, struct mrc_syn_peer *sp)
 	kfree_rcu(sp, rcu);
 }
 
+/*
+ * An expiry while the connection's packets wait in its socket's backlog
+ * for a process (demux_defer.c) waits for them: one of them may be the
+ * SACK of what an RTO would resend. That process runs it once it took
+ * them (mrc_conn_timer_deferred()). Softirq.
+ */
+static bool mrc_conn_timer_defer(struct mrc_conn *conn)
+{
+	struct sock *sk = conn->sk;
+	bool defer;
+
+	bh_lock_sock(sk);
+	defer = (sock_owned_by_user(sk) || READ_ONCE(mrc_sk(sk)->waiting)) &&
+		sk->sk_backlog.tail;
+	if (defer) {
+		set_bit(MRC_CONN_TIMER_DEFERRED, &conn->deferred);
+		mrc_mib_inc(conn->mn->net, MRC_MIB_TIMERDEFERRED);
+	}
+	bh_unlock_sock(sk);
+	return defer;
+}
+
+/*
+ * mrc_conn_timer_deferred - the expiry mrc_conn_timer_defer() left for
+ * us, if any, now that the backlog is taken: from sock/io.c's
+ * mrc_sock_flush() and the socket's release_cb. Process context, under
+ * lock_sock() (release_cb: also under sk_lock.slock, BHs off).
+ */
+void mrc_conn_timer_deferred(struct mrc_conn *conn)
+{
+	if (!test_and_clear_bit(MRC_CONN_TIMER_DEFERRED, &conn->deferred))
+		return;
+	spin_lock_bh(&conn->lock);
+	if (conn->core)
+		mrc_core_on_timer(conn->core);
+	spin_unlock_bh(&conn->lock);
+}
+
 static enum hrtimer_restart mrc_conn_timer_fire(struct hrtimer *timer)
 {
 	struct mrc_conn *conn = container_of(timer, struct mrc_conn, timer);
 
+	if (mrc_conn_timer_defer(conn))
+		return HRTIMER_NORESTART;
 	spin_lock(&conn->lock);
 	if (conn->core)
 		mrc_core_on_timer(conn->core);

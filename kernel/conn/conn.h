@@ -82,6 +82,14 @@ struct mrc_conn {
 	bool			rx_batch;
 	bool			rx_wake;
 	/*
+	 * MRC_CONN_TIMER_DEFERRED: the timer fired while packets waited in
+	 * the socket's backlog (conn.c, mrc_conn_timer_defer()); atomic
+	 * bit operations. The process that takes the backlog runs the
+	 * expiry, from release_cb under sk_lock.slock: the socket's slock
+	 * comes before @lock, and nothing takes the slock under @lock.
+	 */
+	unsigned long		deferred;
+	/*
 	 * stream: the batch's in-order bytes of slices (conn/rxbuf.h), in
 	 * page fragments of one skb, queued at the batch's end; charged to
 	 * sk_rmem_alloc as it grows. NULL outside a batch. Under @lock.
@@ -125,6 +133,10 @@ struct mrc_conn *mrc_conn_get_idx(struct mrc_net *mn, unsigned long idx);
 void mrc_conn_kill(struct mrc_conn *conn);
 void mrc_conn_set_user_timeout(struct mrc_conn *conn, u32 ms);
 void mrc_conn_schedule_kill(struct mrc_conn *conn, unsigned long delay);
+void mrc_conn_timer_deferred(struct mrc_conn *conn);
+
+/* Bits of mrc_conn.deferred. */
+#define MRC_CONN_TIMER_DEFERRED	0
 
 /*
  * How long a finished orphan stays to answer a retransmitted FIN whose

@@ -244,20 +244,27 @@ void mrc_demux_input(struct mrc_plane *pl, struct sk_buff *skb, bool ce)
 }
 
 /*
- * UDP encap_rcv: softirq, RCU held, checksum verified, data at UDP header.
- * A UDP GSO skb (a train of our own from this host, udp.c) arrives whole
- * and is taken as one batch (demux_batch.c).
+ * A datagram of plane @pl, data at its UDP header: a UDP GSO skb (a train
+ * of our own from this host, udp.c) arrives whole and is taken as one
+ * batch (demux_batch.c). BHs off, RCU held.
  */
+void mrc_demux_datagram(struct mrc_plane *pl, struct sk_buff *skb)
+{
+	if (skb_is_gso(skb))
+		mrc_demux_batch(pl, skb, mrc_demux_ce(skb));
+	else
+		mrc_demux_input(pl, skb, mrc_demux_ce(skb));
+}
+
+/* UDP encap_rcv: softirq, RCU held, checksum verified, data at UDP header. */
 int mrc_demux_rcv(struct sock *sk, struct sk_buff *skb)
 {
 	struct mrc_plane *pl = rcu_dereference_sk_user_data(sk);
 
 	if (!pl)
 		consume_skb(skb);
-	else if (skb_is_gso(skb))
-		mrc_demux_batch(pl, skb, mrc_demux_ce(skb));
-	else
-		mrc_demux_input(pl, skb, mrc_demux_ce(skb));
+	else if (!mrc_demux_defer(pl, skb))
+		mrc_demux_datagram(pl, skb);
 	return 0;
 }
 

@@ -7,10 +7,12 @@
 
 struct mrc_pkt;
 struct mrc_plane;
+struct net;
 struct sk_buff;
 struct sock;
 
 void mrc_demux_input(struct mrc_plane *pl, struct sk_buff *skb, bool ce);
+void mrc_demux_backlog(struct net *net, struct sk_buff *skb);
 void *mrc_demux_take(const struct mrc_pkt *pkt);
 int mrc_demux_rcv(struct sock *sk, struct sk_buff *skb);
 int mrc_demux_err_lookup(struct sock *sk, struct sk_buff *skb);

@@ -6,6 +6,7 @@
 #ifndef __MRC_DEMUX_PRIV_H
 #define __MRC_DEMUX_PRIV_H
 
+#include <linux/skbuff.h>
 #include <linux/types.h>
 
 struct mrc_conn;
@@ -14,6 +15,16 @@ struct mrc_pkt;
 struct mrc_plane;
 struct mrc_rx_train;
 struct sk_buff;
+
+/*
+ * Where a datagram held in a socket's backlog came from (skb->cb; the
+ * UDP layer is done with it once encap_rcv has the skb).
+ */
+struct mrc_demux_cb {
+	u32	plane;
+};
+
+#define MRC_DEMUX_CB(skb) ((struct mrc_demux_cb *)&((skb)->cb[0]))
 
 /*
  * What a DATA packet's pkt->buf points to while the core looks at it:
@@ -37,6 +48,8 @@ int mrc_demux_dispatch(struct mrc_net *mn, struct mrc_plane *pl,
 void mrc_demux_count(struct mrc_net *mn, struct mrc_plane *pl, int reason,
 		     u32 bytes);
 
+void mrc_demux_datagram(struct mrc_plane *pl, struct sk_buff *skb);
 void mrc_demux_batch(struct mrc_plane *pl, struct sk_buff *skb, bool ce);
+bool mrc_demux_defer(struct mrc_plane *pl, struct sk_buff *skb);
 
 #endif /* __MRC_DEMUX_PRIV_H */

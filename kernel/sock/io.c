@@ -34,8 +34,24 @@
 #include "sock/sock.h"
 
 /*
+ * mrc_sock_flush - take what waited in @sk's backlog for us (the
+ * connection's packets: conn/demux_defer.c), then a timer expiry that
+ * waited for them (mrc_conn_timer_fire()). Under lock_sock().
+ */
+void mrc_sock_flush(struct sock *sk)
+{
+	struct mrc_conn *conn = mrc_sk(sk)->conn;
+
+	sk_flush_backlog(sk);
+	if (conn)
+		mrc_conn_timer_deferred(conn);
+}
+
+/*
  * mrc_sock_wait - sleep until @ready(sk), an error, a signal or *@timeo
  * runs out. Called and returns under lock_sock(), dropped while asleep.
+ * While we sleep, the connection's packets wait in the backlog for us
+ * (@waiting, conn/demux_defer.c): we take them on waking, on our CPU.
  * Return: 0 when ready, -EAGAIN on timeout, or a signal's error.
  */
 int mrc_sock_wait(struct sock *sk, long *timeo, bool (*ready)(struct sock *))
@@ -44,7 +60,8 @@ int mrc_sock_wait(struct sock *sk, long *timeo, bool (*ready)(struct sock *))
 	int err = 0;
 
 	add_wait_queue(sk_sleep(sk), &wait);
-	while (!ready(sk)) {
+	WRITE_ONCE(mrc_sk(sk)->waiting, true);
+	while (!(mrc_sock_flush(sk), ready(sk))) {
 		if (!*timeo) {
 			err = -EAGAIN;
 			break;
@@ -53,8 +70,11 @@ int mrc_sock_wait(struct sock *sk, long *timeo, bool (*ready)(struct sock *))
 			err = sock_intr_errno(*timeo);
 			break;
 		}
-		sk_wait_event(sk, timeo, ready(sk), &wait);
+		sk_wait_event(sk, timeo,
+			      ready(sk) || READ_ONCE(sk->sk_backlog.tail),
+			      &wait);
 	}
+	WRITE_ONCE(mrc_sk(sk)->waiting, false);
 	remove_wait_queue(sk_sleep(sk), &wait);
 	return err;
 }
@@ -219,6 +239,12 @@ static int mrc_sock_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 	int n, err = 0;
 
 	while (sent < len) {
+		/*
+		 * What waited for us in the backlog while we held the
+		 * socket (conn/demux_defer.c) is taken between chunks, as
+		 * TCP's sendmsg() does, not after the whole send.
+		 */
+		mrc_sock_flush(sk);
 		space = mrc_sock_send_space(sk, 1);
 		if (!space) {
 			/*

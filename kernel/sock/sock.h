@@ -45,6 +45,10 @@ struct mrc_pkt;
  *		(listen_tcp.c says how it lives)
  * @connect_tcp: MRC_CONNECT_TCP's state, allocated when the option is
  *		first set (connect_tcp.c says how it lives)
+ * @waiting:	a process sleeps in mrc_sock_wait() (for data, send space,
+ *		the handshake): the connection's packets wait in the
+ *		socket's backlog for it (conn/demux_defer.c); set and
+ *		cleared by the owner, read under sk_lock.slock
  */
 struct mrc_sock {
 	struct sock		sk;
@@ -67,6 +71,7 @@ struct mrc_sock {
 	u32			listen_tcp;
 	struct socket		*tcp_listener;
 	struct mrc_connect_tcp	*connect_tcp;
+	bool			waiting;
 };
 
 /*
@@ -170,6 +175,7 @@ int mrc_sock_deliver(struct mrc_conn *conn, const void *data, u32 len,
 void mrc_sock_rcv_space(struct sock *sk);
 void mrc_sock_input_done(struct mrc_conn *conn);
 int mrc_sock_wait(struct sock *sk, long *timeo, bool (*ready)(struct sock *));
+void mrc_sock_flush(struct sock *sk);
 
 /* zerocopy.c */
 int mrc_sock_set_zerocopy(struct sock *sk, u32 val);

@@ -15,6 +15,7 @@
 
 #include "pernet.h"
 #include "conn/conn.h"
+#include "conn/demux.h"
 #include "ctl/profile.h"
 #include "sock/sock.h"
 
@@ -30,10 +31,23 @@
 /* The core's default delayed-SACK count (MRC_CORE_DEF_ACK_EVERY). */
 #define MRC_SOCK_MIN_ACK_EVERY	4
 
+/*
+ * release_sock(), after the backlog: a timer expiry that waited for it
+ * (conn/conn.c, mrc_conn_timer_defer()). Under sk_lock.slock, BHs off.
+ */
+static void mrc_sock_release_cb(struct sock *sk)
+{
+	struct mrc_conn *conn = mrc_sk(sk)->conn;
+
+	if (conn)
+		mrc_conn_timer_deferred(conn);
+}
+
 struct proto mrc_prot = {
 	.name		= "MRC",
 	.owner		= THIS_MODULE,
 	.obj_size	= sizeof(struct mrc_sock),
+	.release_cb	= mrc_sock_release_cb,
 };
 
 void mrc_sock_fill_addr(struct sockaddr_mrc *addr, int family,
@@ -617,6 +631,16 @@ static struct lock_class_key mrc_slock_key;
 static struct lock_class_key mrc_sk_lock_key;
 
 /*
+ * sk_backlog_rcv: a datagram that came while a process held or slept on
+ * the socket, taken by that process (conn/demux_defer.c).
+ */
+static int mrc_sock_backlog_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	mrc_demux_backlog(sock_net(sk), skb);
+	return 0;
+}
+
+/*
  * mrc_sock_alloc - a new AF_MRC sock; @sock is NULL for a child made by
  * a listener (softirq, @gfp atomic).
  */
@@ -636,6 +660,7 @@ struct sock *mrc_sock_alloc(struct net *net, struct socket *sock, int type,
 	sk->sk_protocol = MRC_PROTO_DEFAULT;
 	sk->sk_state = TCP_CLOSE;
 	sk->sk_destruct = mrc_sock_destruct;
+	sk->sk_backlog_rcv = mrc_sock_backlog_rcv;
 	sk->sk_sndbuf = MRC_DEFAULT_BUF;
 	sk->sk_rcvbuf = MRC_DEFAULT_BUF;
 

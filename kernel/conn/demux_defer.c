@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where a connection's received packets are worked on: TCP's owner and
+ * backlog rule (tcp_v4_rcv()), and a sleeper's own work. While a process
+ * holds the socket (lock_sock(): in sendmsg(), recvmsg()) or sleeps on
+ * it (mrc_sock_wait(): for data, send space, the handshake), a datagram
+ * for its connection waits in the socket's backlog, and that process
+ * takes it (release_sock(), or the sleeper on waking: sock/io.c), on
+ * its own CPU. Without this a host's softirq did the protocol work of
+ * whichever end it delivered to: a veth transmit runs the receiver's
+ * path on the sender's CPU, so in a guest whose two hosts share two
+ * vCPUs one CPU ran both ends' receive paths while the other idled
+ * (P10's profile). Now a receiver takes its DATA and sends its SACKs on
+ * its own CPU, and a sender takes its SACKs and sends more DATA on its
+ * own. A sleeper is left only what a busy CPU got (the softirq runs on
+ * behalf of another task, not the idle one): an idle CPU takes it at
+ * once, as before, since deferring would only add a wake-up. Deferring
+ * to every sleeper cost P1 (four planes of 10 Mbit/s, every packet its
+ * own datagram and its own wake-up) a quarter more CPU per byte.
+ * A timer expiry that comes while packets wait here waits for them
+ * (conn.c, mrc_conn_timer_fire()): an RTO must not fire for a segment
+ * whose SACK is in the backlog. It moves only where the work runs: the
+ * core is conn->lock's either way. SYNs (no connection yet) are taken
+ * at once.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/skbuff.h>
+#include <linux/udp.h>
+#include <net/sock.h>
+
+#include "conn/conn.h"
+#include "conn/demux.h"
+#include "conn/demux_priv.h"
+#include "ctl/plane.h"
+#include "pernet.h"
+#include "sock/sock.h"
+
+/* Packets in @skb (a GSO skb's count by its gso_size), for a drop. */
+static u32 mrc_demux_pkts(const struct sk_buff *skb)
+{
+	u32 len = skb->len - sizeof(struct udphdr);
+
+	if (!skb_is_gso(skb))
+		return 1;
+	return DIV_ROUND_UP(len, skb_shinfo(skb)->gso_size);
+}
+
+/*
+ * Queue @skb of plane @pl on @sk's backlog, or drop it (counted) when
+ * the backlog and the receive queue hold a send and a receive buffer's
+ * worth. Under sk_lock.slock.
+ */
+static void mrc_demux_backlog_add(struct mrc_net *mn, struct mrc_plane *pl,
+				  struct sock *sk, struct sk_buff *skb)
+{
+	u32 limit = READ_ONCE(sk->sk_rcvbuf) + READ_ONCE(sk->sk_sndbuf), n;
+
+	MRC_DEMUX_CB(skb)->plane = pl->id;
+	skb_dst_drop(skb);	/* the demux needs only the IP header */
+	if (!sk_add_backlog(sk, skb, limit))
+		return;
+	for (n = mrc_demux_pkts(skb); n; n--)
+		mrc_demux_count(mn, pl, MRC_DROP_NO_BUFFER, 0);
+	kfree_skb(skb);
+}
+
+/*
+ * mrc_demux_defer - leave datagram @skb of plane @pl to a process of its
+ * connection's socket (see the top of the file); the connection is its
+ * first packet's (a batch's packets are one connection's). Softirq, RCU
+ * held. Return: true if @skb was queued (or dropped with the backlog
+ * full), false to take it now.
+ */
+bool mrc_demux_defer(struct mrc_plane *pl, struct sk_buff *skb)
+{
+	struct mrc_net *mn = mrc_pernet(dev_net(pl->dev));
+	bool queued = false, wake = false;
+	const struct mrc_hdr *hdr;
+	struct mrc_conn *conn;
+	struct mrc_hdr buf;
+	struct sock *sk;
+
+	hdr = skb_header_pointer(skb, sizeof(struct udphdr), sizeof(buf), &buf);
+	if (!hdr || (hdr->ver_type & 0xf) == MRC_PKT_SYN)
+		return false;
+	conn = mrc_conn_lookup(mn, ntohl(hdr->dst_token));
+	if (!conn)
+		return false;
+	sk = conn->sk;	/* held by the connection */
+	bh_lock_sock(sk);
+	if (sock_owned_by_user(sk)) {
+		queued = true;
+	} else if (READ_ONCE(mrc_sk(sk)->waiting) && !is_idle_task(current)) {
+		queued = true;
+		/* a sleeper wakes for the first; it takes them all */
+		wake = !sk->sk_backlog.tail;
+	}
+	if (queued)
+		mrc_demux_backlog_add(mn, pl, sk, skb);
+	bh_unlock_sock(sk);
+	if (wake)
+		sk->sk_data_ready(sk);
+	mrc_conn_put(conn);
+	return queued;
+}
+
+/*
+ * mrc_demux_backlog - a datagram mrc_demux_defer() queued, taken by a
+ * process of its socket (sk_backlog_rcv, from release_sock() or
+ * sk_flush_backlog()): as if it came now, with BHs off, as the softirq
+ * takes one. Its plane may have gone since. Process context.
+ */
+void mrc_demux_backlog(struct net *net, struct sk_buff *skb)
+{
+	u32 id = MRC_DEMUX_CB(skb)->plane;
+	struct mrc_plane *pl;
+
+	local_bh_disable();
+	mrc_mib_inc(net, MRC_MIB_RXBACKLOG);
+	rcu_read_lock();
+	pl = id < MRC_MAX_PLANES ?
+	     rcu_dereference(mrc_pernet(net)->planes[id]) : NULL;
+	if (pl) {
+		mrc_demux_datagram(pl, skb);
+	} else {
+		mrc_mib_inc(net, MRC_MIB_RXDROP_FIRST + MRC_DROP_PLANE);
+		kfree_skb(skb);
+	}
+	rcu_read_unlock();
+	local_bh_enable();
+}
