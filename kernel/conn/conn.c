@@ -105,8 +105,9 @@ static bool mrc_conn_timer_defer(struct mrc_conn *conn)
 	bool defer;
 
 	bh_lock_sock(sk);
+	/* a socket that let go of us runs no expiry (mrc_sock_detach()) */
 	defer = (sock_owned_by_user(sk) || READ_ONCE(mrc_sk(sk)->waiting)) &&
-		sk->sk_backlog.tail;
+		sk->sk_backlog.tail && mrc_sk(sk)->conn == conn;
 	if (defer) {
 		set_bit(MRC_CONN_TIMER_DEFERRED, &conn->deferred);
 		mrc_mib_inc(conn->mn->net, MRC_MIB_TIMERDEFERRED);
@@ -118,8 +119,9 @@ static bool mrc_conn_timer_defer(struct mrc_conn *conn)
 /*
  * mrc_conn_timer_deferred - the expiry mrc_conn_timer_defer() left for
  * us, if any, now that the backlog is taken: from sock/io.c's
- * mrc_sock_flush() and the socket's release_cb. Process context, under
- * lock_sock() (release_cb: also under sk_lock.slock, BHs off).
+ * mrc_sock_flush() and mrc_sock_detach(), and the socket's release_cb.
+ * Process context, under lock_sock() (release_cb: also under
+ * sk_lock.slock, BHs off).
  */
 void mrc_conn_timer_deferred(struct mrc_conn *conn)
 {

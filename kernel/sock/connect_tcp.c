@@ -157,11 +157,11 @@ static bool mrc_connect_tcp_drop_conn(struct sock *sk)
 		spin_unlock_bh(&conn->lock);
 		return false;
 	}
-	mrc_sk(sk)->conn = NULL;
 	conn->orphan = true;	/* its notes leave the socket alone */
 	if (conn->core)
 		mrc_core_abort(conn->core, 0);
 	spin_unlock_bh(&conn->lock);
+	mrc_sock_detach(sk);
 	mrc_conn_kill(conn);
 	mrc_conn_put(conn);
 	return true;

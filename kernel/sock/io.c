@@ -48,6 +48,25 @@ void mrc_sock_flush(struct sock *sk)
 }
 
 /*
+ * mrc_sock_detach - @sk lets go of its connection, which it returns (NULL:
+ * it had none). Under sk_lock.slock, so that a timer expiry either finds
+ * the connection here and is left to us (mrc_conn_timer_defer()), which
+ * runs it now, or finds none and runs at once. Under lock_sock().
+ */
+struct mrc_conn *mrc_sock_detach(struct sock *sk)
+{
+	struct mrc_conn *conn = mrc_sk(sk)->conn;
+
+	sock_owned_by_me(sk);
+	bh_lock_sock(sk);
+	mrc_sk(sk)->conn = NULL;
+	bh_unlock_sock(sk);
+	if (conn)
+		mrc_conn_timer_deferred(conn);
+	return conn;
+}
+
+/*
  * mrc_sock_wait - sleep until @ready(sk), an error, a signal or *@timeo
  * runs out. Called and returns under lock_sock(), dropped while asleep.
  * While we sleep, the connection's packets wait in the backlog for us

@@ -176,6 +176,7 @@ void mrc_sock_rcv_space(struct sock *sk);
 void mrc_sock_input_done(struct mrc_conn *conn);
 int mrc_sock_wait(struct sock *sk, long *timeo, bool (*ready)(struct sock *));
 void mrc_sock_flush(struct sock *sk);
+struct mrc_conn *mrc_sock_detach(struct sock *sk);
 
 /* zerocopy.c */
 int mrc_sock_set_zerocopy(struct sock *sk, u32 val);

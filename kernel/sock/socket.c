@@ -537,8 +537,7 @@ static int mrc_release(struct socket *sock)
 	if (sk->sk_state == TCP_LISTEN)
 		mrc_listen_stop(sk);
 	mrc_port_unbind(sk);
-	conn = mrc_sk(sk)->conn;
-	mrc_sk(sk)->conn = NULL;
+	conn = mrc_sock_detach(sk);
 	if (conn) {
 		spin_lock_bh(&conn->lock);
 		conn->orphan = true;
