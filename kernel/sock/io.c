@@ -12,8 +12,8 @@
  * the receiver's core keeps each DATA skb (or slice of a GSO batch,
  * conn/rxbuf.h) as its segment and delivers it to the receive queue as
  * it is (a batch's slices as fragments of one skb), where recvmsg()
- * copies it to the user. With MSG_ZEROCOPY (zerocopy.c) the first copy goes too:
- * the segments refer to the user's pinned pages. SOCK_SEQPACKET messages
+ * copies it to the user. With MSG_ZEROCOPY (zerocopy.c) the first copy
+ * goes too: the segments refer to the user's pinned pages. SOCK_SEQPACKET messages
  * are still copied into the core (a message must be queued whole, from
  * one bounce buffer).
  */
