@@ -21,7 +21,7 @@
  * (conn.c, mrc_conn_timer_fire()): an RTO must not fire for a segment
  * whose SACK is in the backlog. It moves only where the work runs: the
  * core is conn->lock's either way. SYNs (no connection yet) are taken
- * at once.
+ * at once, and so is anything a full backlog has no room for.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -36,41 +36,29 @@
 #include "pernet.h"
 #include "sock/sock.h"
 
-/* Packets in @skb (a GSO skb's count by its gso_size), for a drop. */
-static u32 mrc_demux_pkts(const struct sk_buff *skb)
-{
-	u32 len = skb->len - sizeof(struct udphdr);
-
-	if (!skb_is_gso(skb))
-		return 1;
-	return DIV_ROUND_UP(len, skb_shinfo(skb)->gso_size);
-}
-
 /*
- * Queue @skb of plane @pl on @sk's backlog, or drop it (counted) when
- * the backlog and the receive queue hold a send and a receive buffer's
- * worth. Under sk_lock.slock.
+ * Queue @skb of plane @pl on @sk's backlog, unless the backlog and the
+ * receive queue hold a receive and a send buffer's worth already: then
+ * false, and the softirq takes it now. The backlog only moves work to
+ * another CPU; dropping there would lose what the core may still take,
+ * and count a malformed packet as NO_BUFFER instead of what is wrong
+ * with it (mrc_inject's oversized packets did). Under sk_lock.slock.
  */
-static void mrc_demux_backlog_add(struct mrc_net *mn, struct mrc_plane *pl,
-				  struct sock *sk, struct sk_buff *skb)
+static bool mrc_demux_backlog_add(struct mrc_plane *pl, struct sock *sk,
+				  struct sk_buff *skb)
 {
-	u32 limit = READ_ONCE(sk->sk_rcvbuf) + READ_ONCE(sk->sk_sndbuf), n;
+	u32 limit = READ_ONCE(sk->sk_rcvbuf) + READ_ONCE(sk->sk_sndbuf);
 
 	MRC_DEMUX_CB(skb)->plane = pl->id;
 	skb_dst_drop(skb);	/* the demux needs only the IP header */
-	if (!sk_add_backlog(sk, skb, limit))
-		return;
-	for (n = mrc_demux_pkts(skb); n; n--)
-		mrc_demux_count(mn, pl, MRC_DROP_NO_BUFFER, 0);
-	kfree_skb(skb);
+	return !sk_add_backlog(sk, skb, limit);
 }
 
 /*
  * mrc_demux_defer - leave datagram @skb of plane @pl to a process of its
  * connection's socket (see the top of the file); the connection is its
  * first packet's (a batch's packets are one connection's). Softirq, RCU
- * held. Return: true if @skb was queued (or dropped with the backlog
- * full), false to take it now.
+ * held. Return: true if @skb was queued, false to take it now.
  */
 bool mrc_demux_defer(struct mrc_plane *pl, struct sk_buff *skb)
 {
@@ -90,14 +78,13 @@ bool mrc_demux_defer(struct mrc_plane *pl, struct sk_buff *skb)
 	sk = conn->sk;	/* held by the connection */
 	bh_lock_sock(sk);
 	if (sock_owned_by_user(sk)) {
-		queued = true;
+		queued = mrc_demux_backlog_add(pl, sk, skb);
 	} else if (READ_ONCE(mrc_sk(sk)->waiting) && !is_idle_task(current)) {
-		queued = true;
 		/* a sleeper wakes for the first; it takes them all */
 		wake = !sk->sk_backlog.tail;
+		queued = mrc_demux_backlog_add(pl, sk, skb);
+		wake &= queued;
 	}
-	if (queued)
-		mrc_demux_backlog_add(mn, pl, sk, skb);
 	bh_unlock_sock(sk);
 	if (wake)
 		sk->sk_data_ready(sk);
