@@ -217,7 +217,12 @@ static int mrc_udp_xmit6(struct net *net, struct mrc_plane *pl,
 		return PTR_ERR(dst);
 	}
 	memcpy(&dst_addr, peer->addr6, sizeof(dst_addr));
-	return udp_tunnel6_xmit_skb(dst, NULL, skb, pl->dev, &src, &dst_addr,
+	/*
+	 * No device for the tunnel's statistics: ip6tunnel_xmit() counts
+	 * into a tunnel device's tstats, and a plane's device (a veth, a
+	 * NIC) is none.
+	 */
+	return udp_tunnel6_xmit_skb(dst, NULL, skb, NULL, &src, &dst_addr,
 				    ecn, ip6_dst_hoplimit(dst),
 				    htonl(ev & 0xfffff), htons(ev),
 				    htons(peer->udp_port), false);
