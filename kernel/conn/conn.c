@@ -127,10 +127,30 @@ void mrc_conn_timer_deferred(struct mrc_conn *conn)
 {
 	if (!test_and_clear_bit(MRC_CONN_TIMER_DEFERRED, &conn->deferred))
 		return;
-	spin_lock_bh(&conn->lock);
+	mrc_conn_lock_bh(conn);
 	if (conn->core)
 		mrc_core_on_timer(conn->core);
-	spin_unlock_bh(&conn->lock);
+	mrc_conn_unlock_bh(conn);
+}
+
+/*
+ * __mrc_conn_unlock - drop @conn's lock, then send what was built under
+ * it: the IP output, the qdisc and the device (a veth's transmit hands
+ * the packet to the receiving host) run while another CPU may take the
+ * connection. Packets sent after one unlock on two CPUs may leave out of
+ * order, as packets on two EVs may arrive: the receiver's PSN bitmap
+ * takes either. BHs off.
+ */
+void __mrc_conn_unlock(struct mrc_conn *conn)
+{
+	struct sk_buff_head q;
+
+	lockdep_assert_held(&conn->lock);
+	__skb_queue_head_init(&q);
+	skb_queue_splice_init(&conn->tx_defer, &q);
+	spin_unlock(&conn->lock);
+	if (!skb_queue_empty(&q))
+		mrc_udp_tx_deferred(conn->mn, &q);
 }
 
 static enum hrtimer_restart mrc_conn_timer_fire(struct hrtimer *timer)
@@ -139,10 +159,10 @@ static enum hrtimer_restart mrc_conn_timer_fire(struct hrtimer *timer)
 
 	if (mrc_conn_timer_defer(conn))
 		return HRTIMER_NORESTART;
-	spin_lock(&conn->lock);
+	mrc_conn_lock(conn);
 	if (conn->core)
 		mrc_core_on_timer(conn->core);
-	spin_unlock(&conn->lock);
+	mrc_conn_unlock(conn);
 	return HRTIMER_NORESTART;
 }
 
@@ -167,6 +187,8 @@ void mrc_conn_put(struct mrc_conn *conn)
 {
 	if (!refcount_dec_and_test(&conn->ref))
 		return;
+	/* Every unlock sent what was built under the lock. */
+	WARN_ON_ONCE(!skb_queue_empty(&conn->tx_defer));
 	/* The socket holds the netns, so its mrc_net is still there. */
 	mrc_mem_uncharge(conn->mn, sizeof(*conn));
 	sock_put(conn->sk);
@@ -204,6 +226,7 @@ struct mrc_conn *mrc_conn_create(struct mrc_net *mn, struct sock *sk,
 	conn->timer.function = mrc_conn_timer_fire;
 	INIT_DELAYED_WORK(&conn->kill_work, mrc_conn_kill_work);
 	skb_queue_head_init(&conn->rx_partial);
+	__skb_queue_head_init(&conn->tx_defer);
 	conn->mn = mn;
 	conn->sk = sk;
 	conn->server = server;
@@ -289,10 +312,10 @@ void mrc_conn_kill(struct mrc_conn *conn)
 	struct mrc_net *mn = conn->mn;
 	struct mrc_core *core;
 
-	spin_lock_bh(&conn->lock);
+	mrc_conn_lock_bh(conn);
 	core = conn->core;
 	conn->dying = true;
-	spin_unlock_bh(&conn->lock);
+	mrc_conn_unlock_bh(conn);
 	if (!core)
 		return;
 
@@ -306,7 +329,7 @@ void mrc_conn_kill(struct mrc_conn *conn)
 		conn->syn_peer = NULL;
 	}
 	hrtimer_cancel(&conn->timer);
-	spin_lock_bh(&conn->lock);
+	mrc_conn_lock_bh(conn);
 	mrc_peer_learn(conn, -1, false);	/* its last word on the paths */
 	conn->core = NULL;
 	conn->state = MRC_CONN_CLOSED;
@@ -321,7 +344,7 @@ void mrc_conn_kill(struct mrc_conn *conn)
 		conn->train.skb = NULL;
 	}
 	mrc_udp_routes_drop(conn);
-	spin_unlock_bh(&conn->lock);
+	mrc_conn_unlock_bh(conn);
 	/* Nothing can arm the timer once the core is gone. */
 	hrtimer_cancel(&conn->timer);
 	mrc_core_destroy(core);
@@ -338,10 +361,10 @@ void mrc_conn_kill(struct mrc_conn *conn)
 /* Process context: @conn's user timeout from now on (setsockopt). */
 void mrc_conn_set_user_timeout(struct mrc_conn *conn, u32 ms)
 {
-	spin_lock_bh(&conn->lock);
+	mrc_conn_lock_bh(conn);
 	if (conn->core)
 		mrc_core_set_user_timeout(conn->core, ms);
-	spin_unlock_bh(&conn->lock);
+	mrc_conn_unlock_bh(conn);
 }
 
 /* Any context: kill @conn from process context after @delay jiffies. */
@@ -364,10 +387,10 @@ static void mrc_conn_for_each(struct mrc_net *mn,
 		conn = mrc_conn_get_idx(mn, idx);
 		if (!conn)
 			continue;
-		spin_lock_bh(&conn->lock);
+		mrc_conn_lock_bh(conn);
 		if (conn->core)
 			fn(conn, arg);
-		spin_unlock_bh(&conn->lock);
+		mrc_conn_unlock_bh(conn);
 		if (kill)
 			mrc_conn_kill(conn);
 		mrc_conn_put(conn);

@@ -9,6 +9,9 @@
  * call into @core; the core's environment callbacks (env.c) run under
  * it. It nests inside lock_sock() and mrc_net.lock and outside the socket
  * queue locks. RX looks connections up under RCU and takes a reference.
+ * It is taken with mrc_conn_lock() and dropped with mrc_conn_unlock(),
+ * which sends what the core built under it (@tx_defer) once it is
+ * dropped, with BHs still off.
  *
  * Lifetime: references are held by the tables (one for both, dropped by
  * mrc_conn_kill(): the killer is whoever unhashes the token), by the
@@ -95,6 +98,11 @@ struct mrc_conn {
 	 * sk_rmem_alloc as it grows. NULL outside a batch. Under @lock.
 	 */
 	struct sk_buff		*rx_build;
+	/*
+	 * packets built and routed under @lock, sent when it is dropped
+	 * (mrc_conn_unlock()); added to and spliced off under @lock
+	 */
+	struct sk_buff_head	tx_defer;
 	/* DATA held back for one GSO skb (udp.c); under @lock */
 	struct mrc_udp_train	train;
 	/*
@@ -134,6 +142,32 @@ void mrc_conn_kill(struct mrc_conn *conn);
 void mrc_conn_set_user_timeout(struct mrc_conn *conn, u32 ms);
 void mrc_conn_schedule_kill(struct mrc_conn *conn, unsigned long delay);
 void mrc_conn_timer_deferred(struct mrc_conn *conn);
+void __mrc_conn_unlock(struct mrc_conn *conn);
+
+/* Lock @conn from softirq (or with BHs off). */
+static inline void mrc_conn_lock(struct mrc_conn *conn)
+{
+	spin_lock(&conn->lock);
+}
+
+/* Lock @conn from process context. */
+static inline void mrc_conn_lock_bh(struct mrc_conn *conn)
+{
+	local_bh_disable();
+	spin_lock(&conn->lock);
+}
+
+/* Unlock @conn, then send the packets it built (conn.c). */
+static inline void mrc_conn_unlock(struct mrc_conn *conn)
+{
+	__mrc_conn_unlock(conn);
+}
+
+static inline void mrc_conn_unlock_bh(struct mrc_conn *conn)
+{
+	__mrc_conn_unlock(conn);
+	local_bh_enable();
+}
 
 /* Bits of mrc_conn.deferred. */
 #define MRC_CONN_TIMER_DEFERRED	0

@@ -88,11 +88,11 @@ static int mrc_demux_to_conn(struct mrc_net *mn, const struct mrc_pkt *pkt,
 
 	if (!conn)
 		return reason;
-	spin_lock(&conn->lock);
+	mrc_conn_lock(conn);
 	if (conn->core)
 		reason = mrc_demux_conn_input(conn, pkt, plane, skb, ce);
 	mrc_sock_input_done(conn);
-	spin_unlock(&conn->lock);
+	mrc_conn_unlock(conn);
 	mrc_conn_put(conn);
 	return reason;
 }
@@ -329,12 +329,12 @@ void mrc_demux_err(struct sock *sk, struct sk_buff *skb, unsigned int udp_offset
 	conn = mrc_conn_lookup(mn, pkt.src_token);
 	if (!conn)
 		return;
-	spin_lock(&conn->lock);
+	mrc_conn_lock(conn);
 	if (conn->core && mrc_core_state(conn->core) == MRC_CORE_SYN_SENT) {
 		mrc_core_abort(conn->core, ECONNREFUSED);
 		refused = true;
 	}
-	spin_unlock(&conn->lock);
+	mrc_conn_unlock(conn);
 	mrc_conn_put(conn);
 	if (refused)
 		mrc_mib_inc(mn->net, MRC_MIB_CONNREFUSEDICMP);

@@ -50,7 +50,7 @@ static void mrc_demux_batch_close(struct mrc_demux_batch *b)
 		return;
 	b->conn = NULL;
 	mrc_sock_input_done(conn);
-	spin_unlock(&conn->lock);
+	mrc_conn_unlock(conn);
 	mrc_conn_put(conn);
 }
 
@@ -69,9 +69,9 @@ static struct mrc_conn *mrc_demux_batch_conn(struct mrc_demux_batch *b,
 	conn = mrc_conn_lookup(b->mn, token);
 	if (!conn)
 		return NULL;
-	spin_lock(&conn->lock);
+	mrc_conn_lock(conn);
 	if (!conn->core) {
-		spin_unlock(&conn->lock);
+		mrc_conn_unlock(conn);
 		mrc_conn_put(conn);
 		return NULL;
 	}

@@ -14,6 +14,9 @@
  * completion only once the skb is freed, and a stack that loops the
  * packet back to a local receiver copies the user's page first
  * (skb_orphan_frags_rx()).
+ * A connection's packets are built and routed under its lock, and sent
+ * after it is dropped (mrc_conn_unlock()): the IP output, the qdisc and
+ * the device's transmit no longer hold back the connection's other CPU.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -120,11 +123,64 @@ static struct rtable *mrc_udp_route4(struct net *net, struct mrc_plane *pl,
 	return rt;
 }
 
-static int mrc_udp_xmit4(struct net *net, struct mrc_plane *pl,
-			 __be32 saddr_cfg, const struct mrc_core_plane *peer,
-			 u32 ev, u8 ecn, struct sk_buff *skb,
-			 struct mrc_udp_route *route)
+/*
+ * What a packet built under conn->lock needs to go out after it
+ * (mrc_udp_tx_deferred()), in its skb->cb: its route (a reference), its
+ * addresses and ports. An IPv6 packet takes its source from the plane
+ * again at transmit; its route was looked up for the source it had then.
+ */
+struct mrc_udp_cb {
+	struct dst_entry	*dst;
+	union {
+		struct in6_addr	daddr6;
+		__be32		daddr4;
+	};
+	__be32			saddr4;
+	u32			ev;
+	__be16			dport;
+	u8			plane;
+	u8			ecn;
+	bool			v6;
+};
+
+#define MRC_UDP_CB(skb)	((struct mrc_udp_cb *)(skb)->cb)
+
+/*
+ * Leave routed @skb (its cb filled but for the peer's port, EV, ECN and
+ * plane) to be sent when @conn is unlocked (mrc_conn_unlock()). Under
+ * conn->lock.
+ */
+static void mrc_udp_defer(struct mrc_conn *conn, struct sk_buff *skb,
+			  const struct mrc_core_plane *peer, u32 plane, u32 ev,
+			  u8 ecn)
 {
+	struct mrc_udp_cb *cb = MRC_UDP_CB(skb);
+
+	BUILD_BUG_ON(sizeof(*cb) > sizeof(skb->cb));
+	lockdep_assert_held(&conn->lock);
+	cb->ev = ev;
+	cb->dport = htons(peer->udp_port);
+	cb->plane = plane;
+	cb->ecn = ecn;
+	__skb_queue_tail(&conn->tx_defer, skb);
+}
+
+static void mrc_udp_send4(struct sk_buff *skb, struct rtable *rt,
+			  __be32 saddr, __be32 daddr, u32 ev, __be16 dport,
+			  u8 ecn)
+{
+	udp_tunnel_xmit_skb(rt, NULL, skb, saddr, daddr, ecn,
+			    ip4_dst_hoplimit(&rt->dst), htons(IP_DF),
+			    htons(ev), dport, false, false);
+}
+
+/* @conn: send after its lock is dropped (NULL: now). */
+static int mrc_udp_xmit4(struct net *net, struct mrc_conn *conn,
+			 struct mrc_plane *pl, __be32 saddr_cfg,
+			 const struct mrc_core_plane *peer, u32 ev, u8 ecn,
+			 struct sk_buff *skb, struct mrc_udp_route *route)
+{
+	struct mrc_udp_cb *cb = MRC_UDP_CB(skb);
 	struct rtable *rt;
 	__be32 saddr;
 
@@ -133,10 +189,16 @@ static int mrc_udp_xmit4(struct net *net, struct mrc_plane *pl,
 		kfree_skb(skb);
 		return PTR_ERR(rt);
 	}
-	udp_tunnel_xmit_skb(rt, NULL, skb, saddr, peer->addr4,
-			    ecn, ip4_dst_hoplimit(&rt->dst),
-			    htons(IP_DF), htons(ev), htons(peer->udp_port),
-			    false, false);
+	if (!conn) {
+		mrc_udp_send4(skb, rt, saddr, peer->addr4, ev,
+			      htons(peer->udp_port), ecn);
+		return 0;
+	}
+	cb->dst = &rt->dst;
+	cb->daddr4 = peer->addr4;
+	cb->saddr4 = saddr;
+	cb->v6 = false;
+	mrc_udp_defer(conn, skb, peer, pl->id, ev, ecn);
 	return 0;
 }
 
@@ -173,8 +235,8 @@ static int mrc_udp_xmit4_any(struct mrc_conn *conn, struct mrc_plane *pl,
 		if (!mrc_offload_xmit(b, pl, skb, saddr, peer, ev, ecn))
 			return 0;
 	}
-	return mrc_udp_xmit4(dev_net(pl->dev), pl, saddr_cfg, peer, ev, ecn,
-			     skb, mrc_udp_route_of(conn, pl->id));
+	return mrc_udp_xmit4(dev_net(pl->dev), conn, pl, saddr_cfg, peer, ev,
+			     ecn, skb, mrc_udp_route_of(conn, pl->id));
 }
 
 /* As mrc_udp_route4(), for IPv6 (the source is always the plane's). */
@@ -203,12 +265,29 @@ static struct dst_entry *mrc_udp_route6(struct net *net, struct mrc_plane *pl,
 	return dst;
 }
 
-static int mrc_udp_xmit6(struct net *net, struct mrc_plane *pl,
-			 const struct in6_addr *saddr,
+/*
+ * No device for the tunnel's statistics: ip6tunnel_xmit() counts into a
+ * tunnel device's tstats, and a plane's device (a veth, a NIC) is none.
+ */
+static void mrc_udp_send6(struct sk_buff *skb, struct dst_entry *dst,
+			  const struct in6_addr *saddr,
+			  const struct in6_addr *daddr, u32 ev, __be16 dport,
+			  u8 ecn)
+{
+	struct in6_addr src = *saddr, dst_addr = *daddr;
+
+	udp_tunnel6_xmit_skb(dst, NULL, skb, NULL, &src, &dst_addr, ecn,
+			     ip6_dst_hoplimit(dst), htonl(ev & 0xfffff),
+			     htons(ev), dport, false);
+}
+
+/* As mrc_udp_xmit4(). */
+static int mrc_udp_xmit6(struct net *net, struct mrc_conn *conn,
+			 struct mrc_plane *pl, const struct in6_addr *saddr,
 			 const struct mrc_core_plane *peer, u32 ev, u8 ecn,
 			 struct sk_buff *skb, struct mrc_udp_route *route)
 {
-	struct in6_addr src = *saddr, dst_addr;
+	struct mrc_udp_cb *cb = MRC_UDP_CB(skb);
 	struct dst_entry *dst;
 
 	dst = mrc_udp_route6(net, pl, saddr, peer, ev, route);
@@ -216,16 +295,59 @@ static int mrc_udp_xmit6(struct net *net, struct mrc_plane *pl,
 		kfree_skb(skb);
 		return PTR_ERR(dst);
 	}
-	memcpy(&dst_addr, peer->addr6, sizeof(dst_addr));
-	/*
-	 * No device for the tunnel's statistics: ip6tunnel_xmit() counts
-	 * into a tunnel device's tstats, and a plane's device (a veth, a
-	 * NIC) is none.
-	 */
-	return udp_tunnel6_xmit_skb(dst, NULL, skb, NULL, &src, &dst_addr,
-				    ecn, ip6_dst_hoplimit(dst),
-				    htonl(ev & 0xfffff), htons(ev),
-				    htons(peer->udp_port), false);
+	BUILD_BUG_ON(sizeof(cb->daddr6) != sizeof(peer->addr6));
+	if (!conn) {
+		mrc_udp_send6(skb, dst, saddr, (const void *)peer->addr6, ev,
+			      htons(peer->udp_port), ecn);
+		return 0;
+	}
+	cb->dst = dst;
+	memcpy(&cb->daddr6, peer->addr6, sizeof(cb->daddr6));
+	cb->v6 = true;
+	mrc_udp_defer(conn, skb, peer, pl->id, ev, ecn);
+	return 0;
+}
+
+/*
+ * Send @skb, which mrc_udp_defer() left: an IPv6 packet from the plane's
+ * address now, if it still has one. RCU held, BHs off.
+ */
+static void mrc_udp_send_deferred(struct mrc_net *mn, struct sk_buff *skb)
+{
+	struct mrc_udp_cb cb = *MRC_UDP_CB(skb);	/* IP reuses skb->cb */
+	const struct mrc_plane_addr *a;
+	struct mrc_plane *pl;
+
+	if (!cb.v6) {
+		mrc_udp_send4(skb, (struct rtable *)cb.dst, cb.saddr4,
+			      cb.daddr4, cb.ev, cb.dport, cb.ecn);
+		return;
+	}
+	pl = rcu_dereference(mn->planes[cb.plane]);
+	a = pl ? rcu_dereference(pl->addr) : NULL;
+	if (!a || !a->has_addr6) {
+		dst_release(cb.dst);
+		kfree_skb(skb);
+		mrc_mib_inc(mn->net, MRC_MIB_TXERR);
+		return;
+	}
+	mrc_udp_send6(skb, cb.dst, &a->addr6, &cb.daddr6, cb.ev, cb.dport,
+		      cb.ecn);
+}
+
+/*
+ * mrc_udp_tx_deferred - send the packets of @q, which a connection of
+ * @mn built under its lock (mrc_conn_unlock()), in order. BHs off, the
+ * connection's lock dropped.
+ */
+void mrc_udp_tx_deferred(struct mrc_net *mn, struct sk_buff_head *q)
+{
+	struct sk_buff *skb;
+
+	rcu_read_lock();
+	while ((skb = __skb_dequeue(q)))
+		mrc_udp_send_deferred(mn, skb);
+	rcu_read_unlock();
 }
 
 /* Forget @conn's route on @plane. Under conn->lock. */
@@ -291,7 +413,9 @@ static struct sk_buff *mrc_udp_skb(const void *hdr, u32 hdr_len,
  * mrc_udp_out - send @skb (data at the MRC header; @pkts MRC packets, more
  * than one in a GSO train) on our plane @plane to @peer, with UDP source
  * port @ev; through @conn's offload device on that plane when it has one
- * and takes the packet. Consumes @skb. Any context with BHs off.
+ * and takes the packet, else routed now and sent once @conn is unlocked
+ * (mrc_udp_defer()). Consumes @skb. Any context with BHs off; @conn's
+ * lock held.
  */
 static int mrc_udp_out(struct mrc_net *mn, struct mrc_conn *conn, u32 plane,
 		       const struct mrc_core_plane *peer, u32 ev, u8 ecn,
@@ -315,8 +439,8 @@ static int mrc_udp_out(struct mrc_net *mn, struct mrc_conn *conn, u32 plane,
 	if (peer->flags & MRC_PLANE_F_V4)
 		err = mrc_udp_xmit4_any(conn, pl, saddr4, peer, ev, ecn, skb);
 	else if ((peer->flags & MRC_PLANE_F_V6) && a->has_addr6)
-		err = mrc_udp_xmit6(mn->net, pl, &a->addr6, peer, ev, ecn,
-				    skb, mrc_udp_route_of(conn, plane));
+		err = mrc_udp_xmit6(mn->net, conn, pl, &a->addr6, peer, ev,
+				    ecn, skb, mrc_udp_route_of(conn, plane));
 	else
 		err = -EAFNOSUPPORT;
 	if (err == -EAFNOSUPPORT)

@@ -11,6 +11,7 @@ struct mrc_net;
 struct mrc_plane;
 struct net;
 struct sk_buff;
+struct sk_buff_head;
 struct socket;
 struct ubuf_info;
 
@@ -67,6 +68,7 @@ int mrc_udp_xmit_conn(struct mrc_conn *conn, u32 plane,
 		      const void *hdr, u32 hdr_len, const void *payload,
 		      u32 payload_len, void *ref);
 void mrc_udp_flush(struct mrc_conn *conn);
+void mrc_udp_tx_deferred(struct mrc_net *mn, struct sk_buff_head *q);
 void mrc_udp_route_drop(struct mrc_conn *conn, u32 plane);
 void mrc_udp_routes_drop(struct mrc_conn *conn);
 

@@ -168,9 +168,9 @@ static int mrc_nl_conn_put_msg(struct sk_buff *skb, u32 portid, u32 seq,
 	s = kmalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return err;
-	spin_lock_bh(&conn->lock);
+	mrc_conn_lock_bh(conn);
 	__mrc_conn_snap(conn, s);
-	spin_unlock_bh(&conn->lock);
+	mrc_conn_unlock_bh(conn);
 	err = -EMSGSIZE;
 	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags, cmd);
 	if (hdr) {
@@ -287,10 +287,10 @@ static bool mrc_nl_ev_get(struct mrc_conn *conn, u32 idx,
 {
 	bool ok = false;
 
-	spin_lock_bh(&conn->lock);
+	mrc_conn_lock_bh(conn);
 	if (conn->core)
 		ok = !mrc_core_ev_get(conn->core, idx, ev);
-	spin_unlock_bh(&conn->lock);
+	mrc_conn_unlock_bh(conn);
 	return ok;
 }
 
@@ -383,7 +383,7 @@ static int mrc_nl_path_do(struct genl_info *info, bool probe)
 				    "the connection has no such EV");
 		goto out;
 	}
-	spin_lock_bh(&conn->lock);
+	mrc_conn_lock_bh(conn);
 	if (!conn->core)
 		err = -ENOENT;
 	else if (probe)
@@ -391,7 +391,7 @@ static int mrc_nl_path_do(struct genl_info *info, bool probe)
 	else
 		err = mrc_core_ev_set_state(conn->core, idx,
 					    nla_get_u8(tb[MRC_PATH_ATTR_STATE]));
-	spin_unlock_bh(&conn->lock);
+	mrc_conn_unlock_bh(conn);
 	if (err == -ENOENT)
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[MRC_PATH_ATTR_EV],
 				    "the connection has no such EV any more");

@@ -133,7 +133,7 @@ static int mrc_offload_publish(struct mrc_offload_binding *b, u32 nevs,
 
 	co = rcu_dereference_protected(conn->offload,
 				       lockdep_is_held(&mrc_offload_lock));
-	spin_lock_bh(&conn->lock);
+	mrc_conn_lock_bh(conn);
 	*hook = NULL;
 	if (conn->core) {
 		err = mrc_offload_program_evs(b, nevs);
@@ -141,7 +141,7 @@ static int mrc_offload_publish(struct mrc_offload_binding *b, u32 nevs,
 		if (!err)
 			rcu_assign_pointer(co->plane[b->pl->id], b);
 	}
-	spin_unlock_bh(&conn->lock);
+	mrc_conn_unlock_bh(conn);
 	return err;
 }
 
@@ -190,17 +190,17 @@ static void mrc_offload_bind(struct mrc_offload_dev *od, struct mrc_conn *conn)
 
 	lockdep_assert_held(&mrc_offload_lock);
 
-	spin_lock_bh(&conn->lock);
+	mrc_conn_lock_bh(conn);
 	nevs = conn->core ? mrc_core_ev_count(conn->core) : 0;
-	spin_unlock_bh(&conn->lock);
+	mrc_conn_unlock_bh(conn);
 	if (!nevs || !mrc_offload_conn_prepare(conn))
 		return;
 	b = mrc_offload_binding_new(od, conn, nevs);
 	if (!b)
 		return;
-	spin_lock_bh(&conn->lock);
+	mrc_conn_lock_bh(conn);
 	ok = mrc_offload_describe(conn, b->pl->id, &oc, b->slot_of, nevs);
-	spin_unlock_bh(&conn->lock);
+	mrc_conn_unlock_bh(conn);
 	if (!ok)
 		goto free;	/* closed, or not reachable by the device */
 	err = mrc_offload_conn_add(b, &oc, &hook);

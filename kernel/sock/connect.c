@@ -207,10 +207,10 @@ static int mrc_connect_start(struct sock *sk, const struct sockaddr_mrc *addr)
 	if (msk->connect_tcp)	/* TCP connects to what connect() named */
 		msk->peer = *addr;
 	mrc_mib_inc(mn->net, MRC_MIB_CONNOPEN);
-	spin_lock_bh(&conn->lock);
+	mrc_conn_lock_bh(conn);
 	conn->state = MRC_CONN_CONNECTING;
 	err = mrc_core_connect(conn->core);
-	spin_unlock_bh(&conn->lock);
+	mrc_conn_unlock_bh(conn);
 	if (!err)
 		mrc_connect_tcp_arm(sk);
 out:

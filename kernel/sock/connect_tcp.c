@@ -152,15 +152,15 @@ static bool mrc_connect_tcp_drop_conn(struct sock *sk)
 	sock_owned_by_me(sk);
 	if (!conn)
 		return true;
-	spin_lock_bh(&conn->lock);
+	mrc_conn_lock_bh(conn);
 	if (conn->state == MRC_CONN_ESTABLISHED) {
-		spin_unlock_bh(&conn->lock);
+		mrc_conn_unlock_bh(conn);
 		return false;
 	}
 	conn->orphan = true;	/* its notes leave the socket alone */
 	if (conn->core)
 		mrc_core_abort(conn->core, 0);
-	spin_unlock_bh(&conn->lock);
+	mrc_conn_unlock_bh(conn);
 	mrc_sock_detach(sk);
 	mrc_conn_kill(conn);
 	mrc_conn_put(conn);

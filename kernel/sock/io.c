@@ -106,10 +106,10 @@ static u32 mrc_sock_send_space(struct sock *sk, u32 need)
 
 	if (!conn)
 		return 0;
-	spin_lock_bh(&conn->lock);
+	mrc_conn_lock_bh(conn);
 	if (conn->core)
 		space = mrc_core_send_space(conn->core, need);
-	spin_unlock_bh(&conn->lock);
+	mrc_conn_unlock_bh(conn);
 	return space;
 }
 
@@ -161,10 +161,10 @@ static int mrc_sock_send_to_core(struct sock *sk, void *buf, u32 len, u32 flags)
 	struct mrc_conn *conn = mrc_sk(sk)->conn;
 	int n = -EPIPE;
 
-	spin_lock_bh(&conn->lock);
+	mrc_conn_lock_bh(conn);
 	if (conn->core)
 		n = mrc_core_send(conn->core, len, flags, mrc_sock_fill_copy, buf);
-	spin_unlock_bh(&conn->lock);
+	mrc_conn_unlock_bh(conn);
 	return n;
 }
 
@@ -215,10 +215,10 @@ static int mrc_sock_send_ref(struct sock *sk, const struct mrc_core_buf *buf)
 	struct mrc_conn *conn = mrc_sk(sk)->conn;
 	int n = -EPIPE;
 
-	spin_lock_bh(&conn->lock);
+	mrc_conn_lock_bh(conn);
 	if (conn->core)
 		n = mrc_core_send_buf(conn->core, buf, 0);
-	spin_unlock_bh(&conn->lock);
+	mrc_conn_unlock_bh(conn);
 	return n;
 }
 
@@ -532,10 +532,10 @@ void mrc_sock_rcv_space(struct sock *sk)
 
 	if (!conn)
 		return;
-	spin_lock_bh(&conn->lock);
+	mrc_conn_lock_bh(conn);
 	if (conn->core)
 		mrc_core_rcv_space(conn->core, mrc_sock_space(conn));
-	spin_unlock_bh(&conn->lock);
+	mrc_conn_unlock_bh(conn);
 }
 
 /*
@@ -805,10 +805,10 @@ static int mrc_sock_outq(struct sock *sk, bool unsent_only)
 	if (!conn || sk->sk_state == TCP_SYN_SENT ||
 	    sk->sk_state == TCP_SYN_RECV)
 		return 0;
-	spin_lock_bh(&conn->lock);
+	mrc_conn_lock_bh(conn);
 	if (conn->core)
 		mrc_core_send_queued(conn->core, &queued, &unsent);
-	spin_unlock_bh(&conn->lock);
+	mrc_conn_unlock_bh(conn);
 	return unsent_only ? unsent : queued;
 }
 
@@ -869,10 +869,10 @@ int mrc_shutdown(struct socket *sock, int how)
 			sk->sk_shutdown |= RCV_SHUTDOWN;
 		if (how != SHUT_RD) {
 			sk->sk_shutdown |= SEND_SHUTDOWN;
-			spin_lock_bh(&conn->lock);
+			mrc_conn_lock_bh(conn);
 			if (conn->core)
 				mrc_core_close(conn->core);
-			spin_unlock_bh(&conn->lock);
+			mrc_conn_unlock_bh(conn);
 		}
 	}
 	sk->sk_state_change(sk);

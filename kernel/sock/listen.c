@@ -117,11 +117,11 @@ static void mrc_child_drop(struct sock *child, bool can_sleep)
 	struct mrc_conn *conn = mrc_sk(child)->conn;
 
 	mrc_sk(child)->conn = NULL;
-	spin_lock_bh(&conn->lock);
+	mrc_conn_lock_bh(conn);
 	conn->orphan = true;
 	if (conn->core)
 		mrc_core_abort(conn->core, 0);
-	spin_unlock_bh(&conn->lock);
+	mrc_conn_unlock_bh(conn);
 	if (can_sleep)
 		mrc_conn_kill(conn);
 	else
@@ -235,10 +235,10 @@ static int mrc_listen_dup_syn(struct mrc_net *mn, u32 plane,
 		mrc_conn_put(conn);
 		return -ENOENT;
 	}
-	spin_lock(&conn->lock);
+	mrc_conn_lock(conn);
 	if (conn->core)
 		reason = mrc_core_input(conn->core, syn, plane, false);
-	spin_unlock(&conn->lock);
+	mrc_conn_unlock(conn);
 	mrc_conn_put(conn);
 	return reason;
 }
@@ -382,9 +382,9 @@ static int mrc_listen_child(struct mrc_net *mn, struct sock *parent,
 	cmsk->conn = conn;
 	child->sk_state = TCP_SYN_RECV;
 
-	spin_lock(&conn->lock);
+	mrc_conn_lock(conn);
 	err = mrc_core_accept(conn->core, syn, plane) ? MRC_DROP_MALFORMED : 0;
-	spin_unlock(&conn->lock);
+	mrc_conn_unlock(conn);
 	if (err) {
 		mrc_child_drop(child, false);
 		child = NULL;

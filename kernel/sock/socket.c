@@ -424,7 +424,7 @@ static void mrc_conn_info_fill(struct mrc_conn *conn,
 	memset(info, 0, sizeof(*info));
 	info->len = sizeof(*info);
 	info->id = conn->id;
-	spin_lock_bh(&conn->lock);
+	mrc_conn_lock_bh(conn);
 	info->state = conn->state;
 	if (conn->core) {
 		mrc_core_get_stats(conn->core, &st);
@@ -442,7 +442,7 @@ static void mrc_conn_info_fill(struct mrc_conn *conn,
 		info->early_data_bytes = st.early_data_bytes;
 		info->early_refused = st.early_refused;
 	}
-	spin_unlock_bh(&conn->lock);
+	mrc_conn_unlock_bh(conn);
 }
 
 static int mrc_getsockopt(struct socket *sock, int level, int optname,
@@ -539,7 +539,7 @@ static int mrc_release(struct socket *sock)
 	mrc_port_unbind(sk);
 	conn = mrc_sock_detach(sk);
 	if (conn) {
-		spin_lock_bh(&conn->lock);
+		mrc_conn_lock_bh(conn);
 		conn->orphan = true;
 		if (conn->core) {
 			if (!skb_queue_empty(&sk->sk_receive_queue) ||
@@ -559,7 +559,7 @@ static int mrc_release(struct socket *sock)
 				finished = false;
 			}
 		}
-		spin_unlock_bh(&conn->lock);
+		mrc_conn_unlock_bh(conn);
 	}
 	sk->sk_shutdown = SHUTDOWN_MASK;
 	skb_queue_purge(&sk->sk_receive_queue);
