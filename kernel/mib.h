@@ -38,6 +38,9 @@ enum mrc_mib_field {
 	MRC_MIB_CONNECTTCPFAIL,	/* ... whose TCP socket could not start */
 	MRC_MIB_RXBACKLOG,	/* datagrams a process of their socket took */
 	MRC_MIB_TIMERDEFERRED,	/* timer expiries left to that process */
+	MRC_MIB_SNDMEMWAIT,	/* sends that waited: the pool refused memory */
+	MRC_MIB_RCVMEMOVER,	/* deliveries the pool had no room for */
+	MRC_MIB_MEMPRESSURES,	/* times a socket put the pool under pressure */
 	/* received packets dropped, one counter per enum mrc_drop_reason */
 	MRC_MIB_RXDROPSHORT,
 	MRC_MIB_RXDROPVERSION,

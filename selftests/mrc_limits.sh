@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Resource limits (guest): connection memory is charged to its netns
 # (MemBytes in /proc/net/mrc_stat) and capped by net.mrc.mem_max without
-# losing a byte; a connection past the cap is refused with ENOMEM; a
-# handshake flood fills a listener's bounded backlog and no more; the
-# memory returns to zero afterwards; the module cannot go while a
+# losing a byte; a connection past the cap is refused with ENOMEM;
+# socket memory is charged to the protocol's pool (net.mrc.mem), whose
+# limits make senders wait without losing a byte; a handshake flood
+# fills a listener's bounded backlog and no more; the memory returns to
+# zero afterwards; the module cannot go while a
 # connection uses it, and unloads cleanly once traffic ends. TAP output.
 set -u
 src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -31,13 +33,20 @@ grep -qw mrc /proc/modules || insmod "${MRC_KO:-$src/kernel/mrc.ko}" || exit 1
 stat_of() { topo_exec "$1" awk -v k="$2" '$1 == k { print $2 }' /proc/net/mrc_stat; }
 mem_of() { stat_of "$1" MemBytes; }
 
-# Connection memory of both hosts is back to zero (orphans linger briefly).
-mem_zero() {
+# "$@" succeeds within 10 s, tried every 0.5 s.
+within_10s() {
 	local i
 	for ((i = 0; i < 20; i++)); do
-		[ "$(mem_of a)" = 0 ] && [ "$(mem_of b)" = 0 ] && return 0
+		"$@" && return 0
 		sleep 0.5
 	done
+	return 1
+}
+
+# Connection memory of both hosts is back to zero (orphans linger briefly).
+mem_is_zero() { [ "$(mem_of a)" = 0 ] && [ "$(mem_of b)" = 0 ]; }
+mem_zero() {
+	within_10s mem_is_zero && return 0
 	echo "# MemBytes: a $(mem_of a), b $(mem_of b)"
 	return 1
 }
@@ -51,10 +60,11 @@ default_limit() {
 		[ "$(stat_of b MemMax)" = "$want" ]
 }
 
-# Host $1's MemBytes, sampled every 0.1 s into $2 until the file $3 exists.
-sample_mem() {
-	while [ ! -e "$3" ]; do
-		mem_of "$1" >> "$2"
+# The output of "${@:3}", sampled every 0.1 s into $1 until the file $2
+# exists.
+sample_until() {
+	while [ ! -e "$2" ]; do
+		"${@:3}" >> "$1"
 		sleep 0.1
 	done
 }
@@ -67,7 +77,7 @@ capped_batch() {
 	refused0=$(stat_of a MemRefused)
 	topo_exec a sysctl -qw net.mrc.mem_max="$cap" || return 1
 	rm -f "$FAULT_WORK/done" "$FAULT_WORK/mem"
-	sample_mem a "$FAULT_WORK/mem" "$FAULT_WORK/done" &
+	sample_until "$FAULT_WORK/mem" "$FAULT_WORK/done" mem_of a &
 	FAULT_PIDS=()
 	fault_pair_start capped 2 "$bytes"
 	for pid in "${FAULT_PIDS[@]}"; do wait "$pid" || ok=0; done
@@ -87,6 +97,81 @@ capped_batch() {
 		return 1
 	fi
 	[ "${peak:-0}" -gt 0 ] && [ "$peak" -le "$cap" ] && [ "$refused" -gt 0 ]
+}
+
+# The host's socket memory pool (pages), exact: /proc/net/protocols
+# leaves out what each CPU holds back.
+pool_pages() { stat_of a SockMemPages; }
+
+# The pool is back to zero pages once every connection is gone.
+pool_is_zero() { [ "$(pool_pages)" = 0 ]; }
+pool_zero() {
+	within_10s pool_is_zero && return 0
+	echo "# SockMemPages $(pool_pages)"
+	return 1
+}
+
+# Socket memory is charged to the pool: a transfer's send queue and
+# receive queue show up in it, and it empties when the transfer ends.
+pool_counts() {
+	local bytes=$((16 << 20)) peak ok=1
+	rm -f "$FAULT_WORK/done" "$FAULT_WORK/pool"
+	sample_until "$FAULT_WORK/pool" "$FAULT_WORK/done" pool_pages &
+	FAULT_PIDS=()
+	fault_pair_start pool 2 "$bytes"
+	for pid in "${FAULT_PIDS[@]}"; do wait "$pid" || ok=0; done
+	touch "$FAULT_WORK/done"
+	wait
+	peak=$(sort -n "$FAULT_WORK/pool" | tail -1)
+	echo "# the pool peaked at $peak pages; net.mrc.mem $(sysctl -n net.mrc.mem)"
+	[ "$ok" = 1 ] && fault_pair_check pool 2 "$bytes" &&
+		[ "${peak:-0}" -gt 0 ] && mem_zero && pool_zero
+}
+
+# net.mrc.mem is the host's: a host netns may read it, not write it
+# (sysctl -q exits 0 on a refused write: the file itself is written).
+pool_sysctl_host_only() {
+	local want
+	want=$(sysctl -n net.mrc.mem)
+	[ "$(topo_exec a sysctl -n net.mrc.mem)" = "$want" ] &&
+		! topo_exec a sh -c 'echo 1 2 3 > /proc/sys/net/mrc/mem' 2> /dev/null &&
+		[ "$(sysctl -n net.mrc.mem)" = "$want" ]
+}
+
+# With the pool's limits far below what the transfers want (4 MiB send
+# buffers, 1024 pages each; two 16 MiB transfers peaked at 1,899 pages
+# above), the senders wait for memory (SndMemWait), the pool goes under
+# pressure, and every byte still arrives; the limits are restored and the
+# pool empties. Each CPU holds up to 256 pages back from the count the
+# limits are checked against (sysctl_mem_pcpu_rsv): the hard limit is
+# above what two CPUs may hide, or a SOCK_SEQPACKET sender could wait on
+# memory nobody uses.
+POOL_LIMITS="512 640 768"
+pool_limited() {
+	local bytes=$((16 << 20)) old waits0 waits press0 press ok=1
+	old=$(sysctl -n net.mrc.mem)
+	waits0=$(($(stat_of a SndMemWait) + $(stat_of b SndMemWait)))
+	press0=$(($(stat_of a MemPressures) + $(stat_of b MemPressures)))
+	sysctl -qw net.mrc.mem="$POOL_LIMITS" || return 1
+	FAULT_PIDS=()
+	fault_pair_start limited 2 "$bytes"
+	fault_pair_start limitedseq 2 $((bytes / 8)) --seqpacket
+	for pid in "${FAULT_PIDS[@]}"; do wait "$pid" || ok=0; done
+	sysctl -qw net.mrc.mem="$old"
+	waits=$(($(stat_of a SndMemWait) + $(stat_of b SndMemWait) - waits0))
+	press=$(($(stat_of a MemPressures) + $(stat_of b MemPressures) - press0))
+	echo "# limits $POOL_LIMITS pages: $(jq -r '"\(.bits_per_second / 1e6 | floor) Mbit/s"' \
+		"$FAULT_WORK/limited.s.json"); sends that waited for memory: $waits;" \
+		"times under pressure: $press; RcvMemOver a $(stat_of a RcvMemOver)," \
+		"b $(stat_of b RcvMemOver)"
+	if [ "$ok" != 1 ] || ! fault_pair_check limited 2 "$bytes" ||
+	   ! fault_pair_check limitedseq 2 $((bytes / 8)); then
+		echo "# processes ok=$ok: $(cat "$FAULT_WORK"/limited*.json | jq -c \
+			'{role, bytes, error}' 2> /dev/null | tr '\n' ' ' | cut -c1-600)"
+		fault_counters
+		return 1
+	fi
+	[ "$waits" -gt 0 ] && [ "$press" -gt 0 ] && mem_zero && pool_zero
 }
 
 # With a 1-byte cap on host a, connect() fails at once with ENOMEM.
@@ -193,6 +278,11 @@ mrc_lib_check "net.mrc.mem_max defaults to half of RAM" default_limit
 mrc_lib_check "memory capped at 41 kB, every byte delivered" capped_batch 41000
 mrc_lib_check "connection memory back to zero after the transfers" mem_zero
 mrc_lib_check "connect() past the cap fails with ENOMEM" refused_past_cap
+mrc_lib_check "socket memory: a transfer's queues charged to the pool, then freed" \
+	pool_counts
+mrc_lib_check "net.mrc.mem: the host's, read-only in a netns" pool_sysctl_host_only
+mrc_lib_check "socket memory pool at its limit: senders wait, nothing lost" \
+	pool_limited
 mrc_lib_check "handshake flood: backlog bounded, memory bounded" handshake_flood
 mrc_lib_check "two copies of a SYN taken at once make one child" syn_race
 mrc_lib_check "connection memory back to zero after the flood" mem_zero

@@ -146,6 +146,7 @@ void __mrc_conn_unlock(struct mrc_conn *conn)
 	struct sk_buff_head q;
 
 	lockdep_assert_held(&conn->lock);
+	mrc_sock_mem_sync(conn);
 	__skb_queue_head_init(&q);
 	skb_queue_splice_init(&conn->tx_defer, &q);
 	spin_unlock(&conn->lock);

@@ -4,7 +4,12 @@
  * net.mrc.mem_max: the bytes a netns's connections may hold, 0 for no
  * limit; the default is half of RAM, so no single netns can take it all.
  * /proc/net/mrc_stat shows the bytes in use (MemBytes), the limit
- * (MemMax) and how many charges the limit refused (MemRefused).
+ * (MemMax) and how many charges the limit refused (MemRefused); also
+ * the host's socket memory pool in pages (SockMemPages) and whether it
+ * is under pressure (SockMemPressure).
+ * The table also holds net.mrc.mem, the socket memory pool's limits
+ * (sock/mem.c): one for the host, as net.ipv4.tcp_mem, so writable in
+ * the initial netns only.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -19,6 +24,7 @@
 #include "conn/conn.h"
 #include "conn/mem.h"
 #include "core/mrc_core.h"
+#include "sock/sock.h"
 
 /* Every netns's bytes together: zero again once the module is unused. */
 static atomic_long_t mrc_mem_all = ATOMIC_LONG_INIT(0);
@@ -119,11 +125,14 @@ void mrc_mem_seq_show(struct seq_file *seq, struct mrc_net *mn)
 	seq_printf(seq, "MemBytes %ld\n", atomic_long_read(&mn->mem));
 	seq_printf(seq, "MemMax %lu\n", READ_ONCE(mn->mem_max));
 	seq_printf(seq, "MemRefused %ld\n", atomic_long_read(&mn->mem_refused));
+	/* the host's socket memory pool (sock/mem.c), not the netns's */
+	seq_printf(seq, "SockMemPages %ld\n", mrc_sock_mem_pages());
+	seq_printf(seq, "SockMemPressure %d\n", mrc_sock_mem_pressure());
 }
 
-/* net.mrc's sysctls; peer_paths is conn/peer.h's switch and early_data
- * sock/sock.h's (MRC_EARLY_DATA_*), kept here so that the netns has one
- * table.
+/* net.mrc's sysctls; peer_paths is conn/peer.h's switch, early_data
+ * sock/sock.h's (MRC_EARLY_DATA_*) and mem sock/mem.c's, kept here so
+ * that the netns has one table.
  */
 static const struct ctl_table mrc_mem_sysctl[] = {
 	{
@@ -148,6 +157,12 @@ static const struct ctl_table mrc_mem_sysctl[] = {
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_THREE,
 	},
+	{
+		.procname	= "mem",
+		.maxlen		= sizeof(sysctl_mrc_mem),
+		.mode		= 0644,
+		.proc_handler	= proc_doulongvec_minmax,
+	},
 	{ }
 };
 
@@ -165,6 +180,9 @@ int mrc_mem_net_init(struct mrc_net *mn)
 	table[0].data = &mn->mem_max;
 	table[1].data = &mn->peer_paths;
 	table[2].data = &mn->early_data;
+	table[3].data = sysctl_mrc_mem;
+	if (!net_eq(mn->net, &init_net))
+		table[3].mode = 0444;
 	mn->sysctl = register_net_sysctl(mn->net, "net/mrc", table);
 	if (!mn->sysctl) {
 		kfree(table);

@@ -494,6 +494,9 @@ u32 mrc_core_send_space(struct mrc_core *core, u32 need);
 int mrc_core_send_buf(struct mrc_core *core, const struct mrc_core_buf *buf,
 		      u32 flags);
 
+/* Payload bytes queued and not yet acknowledged: O(1), unlike the next. */
+u32 mrc_core_send_held(const struct mrc_core *core);
+
 /*
  * Payload bytes queued: @queued not yet acknowledged (sent or not, TCP's
  * SIOCOUTQ), @unsent of those never sent (SIOCOUTQNSD).

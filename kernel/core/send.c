@@ -270,6 +270,11 @@ u32 mrc_core_send_space(struct mrc_core *core, u32 need)
 	return 0;
 }
 
+u32 mrc_core_send_held(const struct mrc_core *core)
+{
+	return core->queued_bytes;
+}
+
 void mrc_core_send_queued(const struct mrc_core *core, u32 *queued,
 			  u32 *unsent)
 {

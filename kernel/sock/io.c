@@ -98,8 +98,13 @@ int mrc_sock_wait(struct sock *sk, long *timeo, bool (*ready)(struct sock *))
 	return err;
 }
 
-/* Send space if at least @need bytes fit (see mrc_core_send_space()). */
-static u32 mrc_sock_send_space(struct sock *sk, u32 need)
+/*
+ * Send space if at least @need bytes fit (see mrc_core_send_space()),
+ * and the socket's memory pool lets us queue up to @want of them (0:
+ * do not ask, poll()'s query); when it does not, none, and the send
+ * waits with a timeout (mrc_sock_send_wait()).
+ */
+static u32 mrc_sock_send_space(struct sock *sk, u32 need, u32 want)
 {
 	struct mrc_conn *conn = mrc_sk(sk)->conn;
 	u32 space = 0;
@@ -109,6 +114,8 @@ static u32 mrc_sock_send_space(struct sock *sk, u32 need)
 	mrc_conn_lock_bh(conn);
 	if (conn->core)
 		space = mrc_core_send_space(conn->core, need);
+	if (space && want)
+		space = mrc_sock_wmem_room(conn, space, want);
 	mrc_conn_unlock_bh(conn);
 	return space;
 }
@@ -118,7 +125,8 @@ static bool mrc_sock_send_ready(struct sock *sk)
 {
 	return sk->sk_err || (sk->sk_shutdown & SEND_SHUTDOWN) ||
 	       (sk->sk_state != TCP_SYN_RECV &&
-		mrc_sock_send_space(sk, mrc_sk(sk)->send_need));
+		mrc_sock_send_space(sk, mrc_sk(sk)->send_need,
+				    mrc_sk(sk)->send_need));
 }
 
 static int mrc_sock_fill_copy(void *arg, void *dst, u32 off, u32 len)
@@ -168,13 +176,28 @@ static int mrc_sock_send_to_core(struct sock *sk, void *buf, u32 len, u32 flags)
 	return n;
 }
 
-/* Wait for send space; 0 when there is some. */
+/*
+ * Wait for send space: 0 when there may be some (the caller looks
+ * again), or an error. In naps of at most 200 ms: the memory pool may
+ * refuse us (mem.c) between a check and the sleep, with nothing queued
+ * that an acknowledgment would wake us for, and the end of its pressure
+ * wakes nobody. A writer it refused looks again within 2-200 ms, as
+ * sk_stream_wait_memory()'s does.
+ */
 static int mrc_sock_send_wait(struct sock *sk, long *timeo)
 {
+	long left, nap;
 	int err;
 
 	set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
-	err = mrc_sock_wait(sk, timeo, mrc_sock_send_ready);
+	nap = mrc_sk(sk)->mem_wait ? get_random_u32_below(HZ / 5) + 2 : HZ / 5;
+	nap = min(*timeo, nap);
+	left = nap;
+	err = mrc_sock_wait(sk, &left, mrc_sock_send_ready);
+	if (*timeo != MAX_SCHEDULE_TIMEOUT)
+		*timeo -= nap - left;
+	if (err == -EAGAIN && *timeo)
+		err = 0;	/* the caller looks again */
 	return err ? err : mrc_sock_send_check(sk);
 }
 
@@ -264,7 +287,8 @@ static int mrc_sock_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 		 * TCP's sendmsg() does, not after the whole send.
 		 */
 		mrc_sock_flush(sk);
-		space = mrc_sock_send_space(sk, 1);
+		space = mrc_sock_send_space(sk, 1,
+					    min_t(size_t, len - sent, SZ_64K));
 		if (!space) {
 			/*
 			 * As TCP: sleep until a third of the buffer is free
@@ -386,19 +410,19 @@ int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	return err;
 }
 
-static void mrc_sock_rfree(struct sk_buff *skb)
-{
-	atomic_sub(skb->truesize, &skb->sk->sk_rmem_alloc);
-}
-
-/* A new skb for the receive queue, charged to sk_rmem_alloc. */
-static void mrc_sock_rx_own(struct sock *sk, struct sk_buff *skb, u32 flags)
+/*
+ * A new skb for @conn's receive queue, charged to sk_rmem_alloc and the
+ * memory pool (mem.c). Under conn->lock.
+ */
+static void mrc_sock_rx_own(struct mrc_conn *conn, struct sk_buff *skb,
+			    u32 flags)
 {
 	MRC_SKB_CB(skb)->consumed = 0;
+	MRC_SKB_CB(skb)->charged = 0;
 	MRC_SKB_CB(skb)->eom = !!(flags & MRC_F_EOM);
-	skb->sk = sk;
-	skb->destructor = mrc_sock_rfree;
-	atomic_add(skb->truesize, &sk->sk_rmem_alloc);
+	skb->sk = conn->sk;
+	skb->destructor = mrc_sock_rmem_uncharge;
+	mrc_sock_rmem_charge(conn, skb, skb->truesize);
 }
 
 /* Queue the batch's skb of slices, if it has one (conn->rx_build). */
@@ -431,10 +455,10 @@ static int mrc_sock_deliver_slice(struct mrc_conn *conn, void *ref, u32 len)
 			kfree_skb(skb);
 			return -ENOBUFS;
 		}
-		mrc_sock_rx_own(conn->sk, skb, 0);
+		mrc_sock_rx_own(conn, skb, 0);
 		conn->rx_build = skb;
 	} else {
-		atomic_add(len, &conn->sk->sk_rmem_alloc);
+		mrc_sock_rmem_charge(conn, skb, len);
 	}
 	mrc_rx_free(ref);
 	conn->rx_wake = true;	/* at the batch's end */
@@ -475,7 +499,7 @@ int mrc_sock_deliver(struct mrc_conn *conn, const void *data, u32 len,
 			return -ENOBUFS;
 		skb_put_data(skb, data, len);
 	}
-	mrc_sock_rx_own(sk, skb, flags);
+	mrc_sock_rx_own(conn, skb, flags);
 
 	if (sk->sk_type != SOCK_SEQPACKET) {
 		mrc_sock_rx_build_queue(conn);	/* the bytes before these */
@@ -769,7 +793,7 @@ __poll_t mrc_poll(struct file *file, struct socket *sock,
 	if (state == TCP_CLOSE && !mrc_sk(sk)->conn) {
 		mask |= EPOLLOUT | EPOLLWRNORM;	/* like an unconnected TCP */
 	} else if (!(shutdown & SEND_SHUTDOWN)) {
-		if (mrc_sock_send_space(sk, mrc_sock_poll_need(sk)))
+		if (mrc_sock_send_space(sk, mrc_sock_poll_need(sk), 0))
 			mask |= EPOLLOUT | EPOLLWRNORM;
 		else
 			set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);

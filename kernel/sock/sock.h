@@ -72,6 +72,9 @@ struct mrc_sock {
 	struct socket		*tcp_listener;
 	struct mrc_connect_tcp	*connect_tcp;
 	bool			waiting;
+	atomic_t		rmem_freed;	/* mem.c */
+	bool			mem_wait;	/* the pool refused a send */
+	u32			sndbuf_full;	/* the core's send buffer */
 };
 
 /*
@@ -110,6 +113,7 @@ static inline struct socket *mrc_tcp_sock(const struct sock *sk)
 /* Per-skb state of received data in sk_receive_queue. */
 struct mrc_skb_cb {
 	u32	consumed;	/* stream: bytes already read */
+	u32	charged;	/* bytes charged to the pool (mem.c) */
 	bool	eom;		/* seqpacket: last segment of a message */
 };
 
@@ -117,6 +121,20 @@ struct mrc_skb_cb {
 #define MRC_DEFAULT_BUF		(4 * 1024 * 1024)
 
 #define MRC_SKB_CB(skb) ((struct mrc_skb_cb *)&((skb)->cb[0]))
+
+/* mem.c: socket memory, charged to the protocol's pool */
+extern long sysctl_mrc_mem[3];
+void mrc_sock_mem_proto(struct proto *prot);
+u32 mrc_sock_wmem_room(struct mrc_conn *conn, u32 space, u32 want);
+void mrc_sock_rmem_charge(struct mrc_conn *conn, struct sk_buff *skb,
+			  u32 size);
+void mrc_sock_rmem_uncharge(struct sk_buff *skb);
+void mrc_sock_mem_sync(struct mrc_conn *conn);
+void mrc_sock_mem_destruct(struct sock *sk);
+long mrc_sock_mem_pages(void);
+bool mrc_sock_mem_pressure(void);
+int mrc_sock_mem_init(void);
+void mrc_sock_mem_exit(void);
 
 /* socket.c */
 struct sock *mrc_sock_alloc(struct net *net, struct socket *sock, int type,

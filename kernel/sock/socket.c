@@ -258,6 +258,7 @@ int mrc_sock_core_cfg(struct sock *sk, struct mrc_core_cfg *cfg)
 			 MRC_SYN_STREAM;
 	cfg->local_port = msk->port;
 	cfg->sndbuf = READ_ONCE(sk->sk_sndbuf);
+	msk->sndbuf_full = cfg->sndbuf;
 	cfg->rcvbuf = READ_ONCE(sk->sk_rcvbuf);
 	cfg->user_timeout_ms = msk->user_timeout_ms;
 	cfg->ev_count = msk->ev_count;
@@ -619,6 +620,8 @@ static void mrc_sock_destruct(struct sock *sk)
 	skb_queue_purge(&sk->sk_receive_queue);
 	/* MSG_ZEROCOPY completions nobody read (zerocopy.c) */
 	skb_queue_purge(&sk->sk_error_queue);
+	mrc_sock_mem_destruct(sk);
+	sk_sockets_allocated_dec(sk);
 }
 
 /*
@@ -668,11 +671,13 @@ struct sock *mrc_sock_alloc(struct net *net, struct socket *sock, int type,
 	INIT_LIST_HEAD(&msk->accept_q);
 	INIT_LIST_HEAD(&msk->accept_node);
 	atomic_set(&msk->rx_msgs, 0);
+	atomic_set(&msk->rmem_freed, 0);
 	msk->user_timeout_ms = MRC_DEFAULT_USER_TIMEOUT_MS;
 	msk->ev_count = MRC_CORE_DEFAULT_EVS;
 	msk->train = MRC_SOCK_DEF_TRAIN;
 	msk->local.mrc_family = mrc_family;
 	sock_prot_inuse_add(net, &mrc_prot, 1);
+	sk_sockets_allocated_inc(sk);
 	mrc_mib_inc(net, MRC_MIB_SOCKCREATE);
 	return sk;
 }
@@ -710,9 +715,13 @@ int mrc_socket_init(void)
 	mrc_seqpacket_ops.family = mrc_family;
 	mrc_family_ops.family = mrc_family;
 
-	err = proto_register(&mrc_prot, 1);
+	err = mrc_sock_mem_init();
 	if (err)
 		return err;
+	mrc_sock_mem_proto(&mrc_prot);
+	err = proto_register(&mrc_prot, 1);
+	if (err)
+		goto err_mem;
 
 	err = sock_register(&mrc_family_ops);
 	if (err) {
@@ -724,6 +733,8 @@ int mrc_socket_init(void)
 
 err_proto:
 	proto_unregister(&mrc_prot);
+err_mem:
+	mrc_sock_mem_exit();
 	return err;
 }
 
@@ -731,4 +742,5 @@ void mrc_socket_exit(void)
 {
 	sock_unregister(mrc_family);
 	proto_unregister(&mrc_prot);
+	mrc_sock_mem_exit();
 }
