@@ -51,16 +51,18 @@ void mrc_sock_flush(struct sock *sk)
  * mrc_sock_detach - @sk lets go of its connection, which it returns (NULL:
  * it had none). Under sk_lock.slock, so that a timer expiry either finds
  * the connection here and is left to us (mrc_conn_timer_defer()), which
- * runs it now, or finds none and runs at once. Under lock_sock().
+ * runs it now, or finds none and runs at once; with BHs off, since the
+ * receive softirq takes the slock too (conn/demux_defer.c). Under
+ * lock_sock().
  */
 struct mrc_conn *mrc_sock_detach(struct sock *sk)
 {
 	struct mrc_conn *conn = mrc_sk(sk)->conn;
 
 	sock_owned_by_me(sk);
-	bh_lock_sock(sk);
+	spin_lock_bh(&sk->sk_lock.slock);
 	mrc_sk(sk)->conn = NULL;
-	bh_unlock_sock(sk);
+	spin_unlock_bh(&sk->sk_lock.slock);
 	if (conn)
 		mrc_conn_timer_deferred(conn);
 	return conn;
