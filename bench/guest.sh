@@ -6,7 +6,7 @@
 #
 #   bench/guest.sh [--quick] [SCENARIO...]     (default: all; --quick:
 #                                               P1 P1h P2 P4 P5 P6 P9 P10
-#                                               P10b, 3 s runs)
+#                                               P10b P10j, 3 s runs)
 #
 # Environment: BENCH_OUT (default build/bench), MRC_BENCH_RATE (Mbit/s a
 # plane, default 10), MRC_BENCH_RATE_HIGH (P1h's, default 100),
@@ -28,10 +28,10 @@ fi
 
 quick=0
 [ "${1:-}" = --quick ] && { quick=1; shift; }
-ALL=(P1 P1h P2 P3 P4 P5 P6 P7 P8 P9 P10 P10b)
+ALL=(P1 P1h P2 P3 P4 P5 P6 P7 P8 P9 P10 P10b P10j)
 # --quick leaves out the scenarios that build many namespaces (the
 # fabric, 8 hosts): under TCG their set-up alone takes minutes.
-QUICK=(P1 P1h P2 P4 P5 P6 P9 P10 P10b)
+QUICK=(P1 P1h P2 P4 P5 P6 P9 P10 P10b P10j)
 if [ $# -eq 0 ]; then
 	if [ "$quick" = 1 ]; then set -- "${QUICK[@]}"; else set -- "${ALL[@]}"; fi
 fi
@@ -81,11 +81,12 @@ declare -A title=(
 	[P9]="scale: idle connections, 256 EVs"
 	[P10]="one unshaped plane"
 	[P10b]="four unshaped planes"
+	[P10j]="one unshaped plane, 9000-byte frames"
 )
 declare -A run=(
 	[P1]=p1_goodput [P1h]=p1h_goodput [P2]=p2_plane_failure [P3]=p3_spine_failure [P4]=p4_loss
 	[P5]=p5_uneven [P6]=p6_latency [P7]=p7_all_to_all [P8]=p8_incast [P9]=p9_scale [P10]=p10_unshaped
-	[P10b]=p10b_unshaped4
+	[P10b]=p10b_unshaped4 [P10j]=p10j_jumbo
 )
 
 rc=0

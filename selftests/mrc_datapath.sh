@@ -221,6 +221,54 @@ backlog_taken() {
 }
 mrc_lib_check "backlog: processes take their connection's packets" backlog_taken
 
+# The segment size follows the planes' MTU (conn.c): jumbo frames carry
+# jumbo segments, and an operator's smaller MTU (plane set mtu) is never
+# exceeded. The bytes a packet of host a's planes carry, on average,
+# over a verified transfer at each MTU (a's packets here are all DATA).
+plane_tx_mean() {
+	local pkts bytes
+	pkts=$(plane_sum a PlaneTxPkts) bytes=$(plane_sum a PlaneTxBytes)
+	echo "$pkts $bytes"
+}
+mtu_all() {
+	local h p
+	for h in a b; do
+		for ((p = 0; p < PLANES; p++)); do "$@" "$h" "$p" || return 1; done
+	done
+}
+dev_mtu() { topo_exec "$1" ip link set "pl$2" mtu "$mtu"; }
+plane_mtu() { topo_exec "$1" "$MRCCTL" plane set "$2" mtu "$mtu" > /dev/null; }
+# mean_in MTU LOW HIGH: a 16M transfer's mean bytes a packet in (LOW, HIGH]
+mean_in() {
+	local p0 b0 p1 b1 mean sp
+	read -r p0 b0 <<< "$(plane_tx_mean)"
+	port=$((port + 1))
+	ip netns exec "$(topo_ns b)" "$MRCPERF" -s -1 -p "$port" --verify -J \
+		> "$work/mtu-s.json" &
+	sp=$!
+	topo_exec a "$MRCPERF" -c "$PEER" --wait-server 10000 -p "$port" --verify \
+		-n 16M -J > "$work/mtu-c.json" || { kill "$sp"; wait "$sp"; return 1; }
+	wait "$sp" && mrc_dp_intact "$work/mtu-c.json" "$work/mtu-s.json" || return 1
+	read -r p1 b1 <<< "$(plane_tx_mean)"
+	mean=$(( (b1 - b0) / (p1 - p0 > 0 ? p1 - p0 : 1) ))
+	echo "# MTU $1: $((p1 - p0)) packets, $mean bytes each on average"
+	[ "$mean" -gt "$2" ] && [ "$mean" -le "$3" ]
+}
+segments_follow_mtu() {
+	local mtu ok=1
+	# 9000: segments of 8924 payload bytes + 28 of MRC header
+	mtu=9000 mtu_all dev_mtu || return 1
+	mean_in 9000 4000 8952 || ok=0
+	# the operator's 1280 under the device's 9000: 1204 + 28
+	mtu=1280 mtu_all plane_mtu || ok=0
+	mean_in 1280 1000 1232 || ok=0
+	mtu=auto mtu_all plane_mtu || ok=0
+	mtu=1500 mtu_all dev_mtu || ok=0
+	[ "$ok" = 1 ]
+}
+mrc_lib_check "segment size follows the planes' MTU (9000, operator's 1280)" \
+	segments_follow_mtu
+
 # End the background transfer of pids $2 and $3: true if $1 is 1, else
 # false after saying what the transfer did.
 bg_end() {

@@ -7,8 +7,11 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/inetdevice.h>
+#include <linux/ipv6.h>
+#include <linux/mrc_wire.h>
 #include <linux/rhashtable.h>
 #include <linux/slab.h>
+#include <linux/udp.h>
 #include <net/sock.h>
 
 #include "pernet.h"
@@ -462,15 +465,36 @@ static __be32 mrc_conn_dev_addr4(struct net_device *dev)
 }
 
 /*
+ * What a DATA packet adds to its payload on the wire, IPv6's header
+ * counted whatever the family, so one segment size fits every plane of
+ * either: the payload of a plane's MTU is its MTU less this.
+ */
+#define MRC_CONN_MSS_OVERHEAD	(sizeof(struct ipv6hdr) + \
+				 sizeof(struct udphdr) + \
+				 sizeof(struct mrc_hdr) + sizeof(struct mrc_data))
+
+/* The MTU MRC uses on @pl: the operator's (mrcctl plane set mtu) or its
+ * device's. Under RCU.
+ */
+static u32 mrc_conn_plane_mtu(const struct mrc_plane *pl)
+{
+	return READ_ONCE(pl->mtu) ?: READ_ONCE(pl->dev->mtu);
+}
+
+/*
  * Describe every plane of @mn with an address to the core. Planes pair by
- * id across hosts: plane N is the same network everywhere.
+ * id across hosts: plane N is the same network everywhere. The segment
+ * size follows the smallest MTU among them (a segment may be sent, and
+ * resent, on any plane), as TCP's MSS follows the route's: 1424 bytes at
+ * 1500, 8924 on a fabric of 9000-byte frames (the handshake then takes
+ * the smaller of the two ends'). With no plane the core's default holds.
  */
 void mrc_conn_cfg_planes(struct mrc_net *mn, struct mrc_core_cfg *cfg)
 {
+	u32 id, mtu = U32_MAX;
 	struct mrc_core_plane *cp;
 	struct mrc_plane_addr *a;
 	struct mrc_plane *pl;
-	u32 id;
 
 	BUILD_BUG_ON(MRC_MAX_PLANES > MRC_WIRE_MAX_PLANES);
 	cfg->nplanes = 0;
@@ -497,9 +521,12 @@ void mrc_conn_cfg_planes(struct mrc_net *mn, struct mrc_core_cfg *cfg)
 		if (mrc_plane_usable(pl))
 			cfg->plane_up |= BIT(id);
 		cfg->plane_weight[id] = (u16)READ_ONCE(pl->weight);
+		mtu = min(mtu, mrc_conn_plane_mtu(pl));
 		cfg->nplanes++;
 	}
 	rcu_read_unlock();
+	if (cfg->nplanes && mtu > MRC_CONN_MSS_OVERHEAD)
+		cfg->mss = min_t(u32, mtu - MRC_CONN_MSS_OVERHEAD, U16_MAX);
 }
 
 int mrc_conn_init(void)

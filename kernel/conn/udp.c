@@ -511,6 +511,13 @@ int mrc_udp_xmit(struct mrc_net *mn, u32 plane,
  * this many packets fit the 6.1 skb's MAX_SKB_FRAGS.
  */
 #define MRC_UDP_TRAIN_MAX	((MAX_SKB_FRAGS + 1) / 2)
+/*
+ * And no more bytes than one UDP datagram's length field can say, IPv6's
+ * header included: a train of jumbo segments (9000-byte planes) ends at
+ * seven.
+ */
+#define MRC_UDP_TRAIN_BYTES	(U16_MAX - sizeof(struct ipv6hdr) - \
+				 sizeof(struct udphdr))
 
 /*
  * May a DATA packet of @len bytes on @plane / @ev, from handle @ref, join
@@ -521,6 +528,7 @@ static bool mrc_udp_train_fits(const struct mrc_udp_train *t, u32 plane,
 {
 	return t->skb && !t->closed && t->plane == plane && t->ev == ev &&
 	       t->segs < MRC_UDP_TRAIN_MAX && len <= t->seg_len &&
+	       t->skb->len + len <= MRC_UDP_TRAIN_BYTES &&
 	       t->uarg == mrc_buf_uarg(ref);
 }
 
