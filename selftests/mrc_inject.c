@@ -125,6 +125,7 @@ struct inj {
 	int		stat_fd;	/* the target's mrc_stat, or -1 */
 	int		snmp_fd;	/* and its snmp */
 	struct nl_sock	*nl;		/* generic netlink in the target's netns */
+	struct nl_sock	*own_nl;	/* and in ours: the -S connection's */
 	int		family;
 	uint32_t	evs[MAX_EVS];
 	int		nevs;
@@ -1183,6 +1184,10 @@ static void open_target(struct inj *in, const char *ns)
 		die("cannot come back to our netns: %s", strerror(errno));
 	close(self);
 	close(target);
+	/* family ids are global: the target's serves ours too */
+	in->own_nl = nl_socket_alloc();
+	if (!in->own_nl || genl_connect(in->own_nl))
+		die("generic netlink here: %s", strerror(errno));
 }
 
 /* The "Udp:" lines of /proc/net/snmp, as Udp<Name> counters. */
@@ -1282,9 +1287,9 @@ static int path_cb(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-/* One dump of @cmd (PATH_GET: of connection @id) through @cb. */
-static void conn_dump(struct inj *in, int cmd, uint32_t id,
-		    nl_recvmsg_msg_cb_t cb, void *arg)
+/* One dump of @cmd (PATH_GET: of connection @id) on @nl through @cb. */
+static void conn_dump(struct inj *in, struct nl_sock *nl, int cmd, uint32_t id,
+		      nl_recvmsg_msg_cb_t cb, void *arg)
 {
 	struct nl_msg *msg = nlmsg_alloc();
 	struct nlattr *nest;
@@ -1299,11 +1304,11 @@ static void conn_dump(struct inj *in, int cmd, uint32_t id,
 		nla_put_u32(msg, MRC_PATH_ATTR_CONN_ID, id);
 		nla_nest_end(msg, nest);
 	}
-	nl_socket_modify_cb(in->nl, NL_CB_VALID, NL_CB_CUSTOM, cb, arg);
-	err = nl_send_auto(in->nl, msg);
+	nl_socket_modify_cb(nl, NL_CB_VALID, NL_CB_CUSTOM, cb, arg);
+	err = nl_send_auto(nl, msg);
 	nlmsg_free(msg);
 	if (err >= 0)
-		err = nl_recvmsgs_default(in->nl);
+		err = nl_recvmsgs_default(nl);
 	/* a connection gone between the two dumps has no paths: no error */
 	if (err < 0 && !(cmd == MRC_CMD_PATH_GET && err == -NLE_OBJ_NOTFOUND))
 		die("netlink dump %d: %s", cmd, nl_geterror(err));
@@ -1315,12 +1320,25 @@ static void read_conn(struct inj *in, struct inj_conn *c)
 	memset(c, 0, sizeof(*c));
 	c->id = in->dst_token;
 	c->state = -1;
-	conn_dump(in, MRC_CMD_CONN_GET, 0, conn_cb, c);
+	conn_dump(in, in->nl, MRC_CMD_CONN_GET, 0, conn_cb, c);
 	if (!c->found)
 		return;
-	conn_dump(in, MRC_CMD_PATH_GET, c->id, path_cb, c);
+	conn_dump(in, in->nl, MRC_CMD_PATH_GET, c->id, path_cb, c);
 	add_stat(&c->st, "", "EvCount", c->nevs);
 	add_stat(&c->st, "", "EvMaxRttUs", c->max_rtt);
+}
+
+/*
+ * The source connection (in->src_token, here): what it really sent the
+ * target meanwhile, against which the target's counters of packets taken
+ * are judged (a live transfer's own NACKs are not injected ones).
+ */
+static void read_src_conn(struct inj *in, struct inj_conn *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->id = in->src_token;
+	c->state = -1;
+	conn_dump(in, in->own_nl, MRC_CMD_CONN_GET, 0, conn_cb, c);
 }
 
 /* How much counter @key ("A+B": their sum) grew from @b to @a. */
@@ -1527,7 +1545,8 @@ static long softnet_drops(void)
 
 static void report(const struct inj *in, const struct inj_stats *before,
 		   const struct inj_stats *after, const struct inj_conn *cb,
-		   const struct inj_conn *ca, long ms)
+		   const struct inj_conn *ca, const struct inj_conn *sb,
+		   const struct inj_conn *sa, long ms)
 {
 	bool first = true;
 	int r;
@@ -1553,6 +1572,8 @@ static void report(const struct inj *in, const struct inj_stats *before,
 		report_stats("after", after);
 		report_conn("conn_before", cb);
 		report_conn("conn_after", ca);
+		report_conn("src_before", sb);
+		report_conn("src_after", sa);
 	}
 	printf("}\n");
 	fflush(stdout);
@@ -1646,7 +1667,7 @@ static int run_step(struct inj *in, int argc, char **argv, long count,
 		    bool global)
 {
 	static struct inj_stats before, after;
-	static struct inj_conn cb, ca;
+	static struct inj_conn cb, ca, sb, sa;
 	int nmodes, idx[MAX_MODES], k, c;
 	char *list = NULL;
 	long t, sd;
@@ -1705,6 +1726,7 @@ static int run_step(struct inj *in, int argc, char **argv, long count,
 		sd = softnet_drops();
 		if (in->stat_fd >= 0) {
 			read_conn(in, &cb);
+			read_src_conn(in, &sb);
 			if (!in->nevs && !strcmp(in->mode, "probe")) {
 				memcpy(in->evs, cb.evs, sizeof(cb.evs));
 				in->nevs = cb.nevs;
@@ -1715,9 +1737,10 @@ static int run_step(struct inj *in, int argc, char **argv, long count,
 		if (in->stat_fd >= 0) {
 			wait_counted(in, &before, &after);
 			read_conn(in, &ca);
+			read_src_conn(in, &sa);
 		}
 		in->softnet_drops = sd < 0 ? 0 : softnet_drops() - sd;
-		report(in, &before, &after, &cb, &ca, now_ms() - t);
+		report(in, &before, &after, &cb, &ca, &sb, &sa, now_ms() - t);
 	}
 	close(in->udp_fd);
 	close(in->raw_fd);
