@@ -473,9 +473,15 @@ static __be32 mrc_conn_dev_addr4(struct net_device *dev)
 				 sizeof(struct udphdr) + \
 				 sizeof(struct mrc_hdr) + sizeof(struct mrc_data))
 
-/* The MTU MRC uses on @pl: the operator's (mrcctl plane set mtu) or its
- * device's. Under RCU.
+/*
+ * The smallest MTU a plane's size counts with: what "mrcctl plane set
+ * mtu" takes. A device below it (an IPv4 link may go down to 68) cannot
+ * carry a useful segment; the others set the size, and that plane's
+ * packets are cut by IPv4 or lost, so its EVs are found bad.
  */
+#define MRC_CONN_MIN_MTU	576
+
+/* The MTU MRC uses on @pl: the operator's or its device's. Under RCU. */
 static u32 mrc_conn_plane_mtu(const struct mrc_plane *pl)
 {
 	return READ_ONCE(pl->mtu) ?: READ_ONCE(pl->dev->mtu);
@@ -491,7 +497,7 @@ static u32 mrc_conn_plane_mtu(const struct mrc_plane *pl)
  */
 void mrc_conn_cfg_planes(struct mrc_net *mn, struct mrc_core_cfg *cfg)
 {
-	u32 id, mtu = U32_MAX;
+	u32 id, m, mtu = U32_MAX;
 	struct mrc_core_plane *cp;
 	struct mrc_plane_addr *a;
 	struct mrc_plane *pl;
@@ -521,11 +527,13 @@ void mrc_conn_cfg_planes(struct mrc_net *mn, struct mrc_core_cfg *cfg)
 		if (mrc_plane_usable(pl))
 			cfg->plane_up |= BIT(id);
 		cfg->plane_weight[id] = (u16)READ_ONCE(pl->weight);
-		mtu = min(mtu, mrc_conn_plane_mtu(pl));
+		m = mrc_conn_plane_mtu(pl);
+		if (m >= MRC_CONN_MIN_MTU)
+			mtu = min(mtu, m);
 		cfg->nplanes++;
 	}
 	rcu_read_unlock();
-	if (cfg->nplanes && mtu > MRC_CONN_MSS_OVERHEAD)
+	if (mtu != U32_MAX)
 		cfg->mss = min_t(u32, mtu - MRC_CONN_MSS_OVERHEAD, U16_MAX);
 }
 
