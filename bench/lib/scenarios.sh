@@ -170,28 +170,24 @@ p10b_unshaped4() {
 	goodput_run P10b mrc "$(bench_num "$tcp")"
 }
 
-p10_unshaped() {
-	local tcp
-	topo_two_hosts 1 && bench_mrc_planes 1 a b || return 1
-	bench_stream tcp "$PEER" "$SECS" P10-tcp
-	tcp=$bench_gput
-	bench_record P10 tcp goodput "$(bench_num "$tcp")" Mbit/s "$(bench_num "$tcp")" "$bench_cpu"
-	goodput_run P10 mrc "$(bench_num "$tcp")"
-}
-
-# P10j: P10 with 9000-byte frames on the plane, as AI fabrics run them:
-# MRC's segments follow the MTU (8924 payload bytes), TCP's GSO already
-# sent 64 KiB a time at 1500, so what is left is the cost per packet.
-p10j_jumbo() {
-	local tcp h
+# P10 and P10j: one unshaped plane, scenario $1; with $2, the plane's
+# MTU on both hosts (P10j: 9000-byte frames, as AI fabrics run them; MRC's
+# segments follow the MTU, 8924 payload bytes, while TCP's GSO already
+# sent 64 KiB a time at 1500, so what is left is the cost per packet).
+p10_one_plane() {
+	local scen=$1 mtu=${2:-} tcp h
 	topo_two_hosts 1 || return 1
-	for h in a b; do topo_exec "$h" ip link set pl0 mtu 9000 || return 1; done
+	if [ -n "$mtu" ]; then
+		for h in a b; do topo_exec "$h" ip link set pl0 mtu "$mtu" || return 1; done
+	fi
 	bench_mrc_planes 1 a b || return 1
-	bench_stream tcp "$PEER" "$SECS" P10j-tcp
+	bench_stream tcp "$PEER" "$SECS" "$scen-tcp"
 	tcp=$bench_gput
-	bench_record P10j tcp goodput "$(bench_num "$tcp")" Mbit/s "$(bench_num "$tcp")" "$bench_cpu"
-	goodput_run P10j mrc "$(bench_num "$tcp")"
+	bench_record "$scen" tcp goodput "$(bench_num "$tcp")" Mbit/s "$(bench_num "$tcp")" "$bench_cpu"
+	goodput_run "$scen" mrc "$(bench_num "$tcp")"
 }
+p10_unshaped() { p10_one_plane P10; }
+p10j_jumbo() { p10_one_plane P10j 9000; }
 
 # kB of slab and of free memory in the guest.
 mem_sample() { awk '/^Slab:/ { s = $2 } /^MemFree:/ { f = $2 } END { print s, f }' /proc/meminfo; }
