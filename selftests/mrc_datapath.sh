@@ -238,17 +238,22 @@ mtu_all() {
 }
 dev_mtu() { topo_exec "$1" ip link set "pl$2" mtu "$mtu"; }
 plane_mtu() { topo_exec "$1" "$MRCCTL" plane set "$2" mtu "$mtu" > /dev/null; }
-# mean_in MTU LOW HIGH: a 16M transfer's mean bytes a packet in (LOW, HIGH]
-mean_in() {
-	local p0 b0 p1 b1 mean sp
-	read -r p0 b0 <<< "$(plane_tx_mean)"
+# A verified 16M transfer from a to b, on a port of its own.
+transfer_16m() {
+	local sp
 	port=$((port + 1))
 	ip netns exec "$(topo_ns b)" "$MRCPERF" -s -1 -p "$port" --verify -J \
-		> "$work/mtu-s.json" &
+		> "$work/16m-s.json" &
 	sp=$!
 	topo_exec a "$MRCPERF" -c "$PEER" --wait-server 10000 -p "$port" --verify \
-		-n 16M -J > "$work/mtu-c.json" || { kill "$sp"; wait "$sp"; return 1; }
-	wait "$sp" && mrc_dp_intact "$work/mtu-c.json" "$work/mtu-s.json" || return 1
+		-n 16M -J > "$work/16m-c.json" || { kill "$sp"; wait "$sp"; return 1; }
+	wait "$sp" && mrc_dp_intact "$work/16m-c.json" "$work/16m-s.json"
+}
+# mean_in MTU LOW HIGH: a 16M transfer's mean bytes a packet in (LOW, HIGH]
+mean_in() {
+	local p0 b0 p1 b1 mean
+	read -r p0 b0 <<< "$(plane_tx_mean)"
+	transfer_16m || return 1
 	read -r p1 b1 <<< "$(plane_tx_mean)"
 	mean=$(( (b1 - b0) / (p1 - p0 > 0 ? p1 - p0 : 1) ))
 	echo "# MTU $1: $((p1 - p0)) packets, $mean bytes each on average"
@@ -268,6 +273,20 @@ segments_follow_mtu() {
 }
 mrc_lib_check "segment size follows the planes' MTU (9000, operator's 1280)" \
 	segments_follow_mtu
+
+# A train longer than an skb's fragments hold (9 packets) goes on in its
+# frag_list (conn/udp.c) and still arrives as one batch, sliced where it
+# lies (conn/demux_batch.c): over a verified transfer with no faults,
+# more than 9 packets a batch on average, over all of b's planes.
+long_trains() {
+	local b0 p0 b1 p1
+	b0=$(plane_sum b PlaneRxBatches) p0=$(plane_sum b PlaneRxBatchPkts)
+	transfer_16m || return 1
+	b1=$(plane_sum b PlaneRxBatches) p1=$(plane_sum b PlaneRxBatchPkts)
+	echo "# b took $((b1 - b0)) batches of $((p1 - p0)) packets"
+	[ $((b1 - b0)) -gt 100 ] && [ $((p1 - p0)) -gt $((9 * (b1 - b0))) ]
+}
+mrc_lib_check "long trains: past 9 packets, one batch each" long_trains
 
 # End the background transfer of pids $2 and $3: true if $1 is 1, else
 # false after saying what the transfer did.

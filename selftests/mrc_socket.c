@@ -241,9 +241,9 @@ TEST_F(mrc_socket, sockopts)
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(-1, setsockopt(self->fd, SOL_MRC, MRC_EV_COUNT, &val, 2));
 	EXPECT_EQ(EINVAL, errno);
-	/* MRC_TRAIN: 1..64, default 8 */
+	/* MRC_TRAIN: 1..64, default 44 */
 	ASSERT_EQ(0, getsockopt(self->fd, SOL_MRC, MRC_TRAIN, &out, &len));
-	EXPECT_EQ(8, out);
+	EXPECT_EQ(44, out);
 	bad = 65;
 	EXPECT_EQ(-1, setsockopt(self->fd, SOL_MRC, MRC_TRAIN, &bad,
 				 sizeof(bad)));

@@ -172,8 +172,8 @@ void *mrc_demux_take(const struct mrc_pkt *pkt)
 	struct sk_buff *skb = hold->skb;
 
 	if (hold->train)
-		return mrc_rx_take_batch(hold->train, skb, hold->off,
-					 pkt->payload_len);
+		return mrc_rx_take_batch(hold->train, skb, hold->pkts,
+					 hold->off, pkt->payload_len);
 	hold->skb = NULL;
 	/* the headers are in the head: mrc_demux_parse() */
 	__skb_pull(skb, skb->len - pkt->payload_len);

@@ -30,13 +30,15 @@ struct mrc_demux_cb {
  * What a DATA packet's pkt->buf points to while the core looks at it:
  * where its payload is, for mrc_demux_take(). Either the packet's own
  * skb (@train NULL), which the core takes whole (@skb is then NULL, and
- * the demux no longer frees it), or a GSO batch's skb, which stays the
- * batch's: the core gets a slice of the @off.. bytes the packet's
- * payload spans in it, from the batch's train (*@train, rxbuf.h).
+ * the demux no longer frees it), or an skb of a GSO batch (the batch's
+ * own or one on its frag_list), which stays the batch's: the core gets a
+ * slice of the @off.. bytes the packet's payload spans in it, from the
+ * train (*@train, rxbuf.h) of that skb's @pkts packets.
  */
 struct mrc_demux_hold {
 	struct sk_buff		*skb;
 	u32			off;
+	u32			pkts;
 	struct mrc_rx_train	**train;
 };
 

@@ -6,7 +6,6 @@
 #include <linux/overflow.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
-#include <linux/udp.h>
 
 #include "conn/rxbuf.h"
 
@@ -112,23 +111,22 @@ static struct sk_buff *mrc_rx_skb_of(const struct sk_buff *skb, u32 off,
 
 /*
  * mrc_rx_take_batch - the handle of the packet whose payload is bytes
- * [@off, @off + @len) of GSO batch @skb, kept by the core: a slice of
- * the batch's train (*@trainp, made here by the first packet kept), or
- * an skb of its own where the payload is not all in page fragments.
- * The pages of a MSG_ZEROCOPY send are never shared: the batch made them
- * the kernel's first (skb_orphan_frags_rx()). NULL without memory.
+ * [@off, @off + @len) of @skb, one of a GSO batch's skbs holding @pkts of
+ * its packets, kept by the core: a slice of @skb's train (*@trainp, made
+ * here by the first packet kept), or an skb of its own where the payload
+ * is not all in page fragments. The pages of a MSG_ZEROCOPY send are
+ * never shared: the batch made them the kernel's first
+ * (skb_orphan_frags_rx()). NULL without memory.
  */
 void *mrc_rx_take_batch(struct mrc_rx_train **trainp, struct sk_buff *skb,
-			u32 off, u32 len)
+			u32 pkts, u32 off, u32 len)
 {
 	struct mrc_rx_train *train = *trainp;
-	u32 first, pos, cap;
+	u32 first, pos, cap = pkts;
 
 	if (!mrc_rx_frags_of(skb, off, len, &first, &pos))
 		return mrc_rx_skb_of(skb, off, len);
 	if (!train) {
-		cap = DIV_ROUND_UP(skb->len - sizeof(struct udphdr),
-				   skb_shinfo(skb)->gso_size);
 		train = kmalloc(struct_size(train, slices, cap),
 				GFP_ATOMIC | __GFP_NOWARN);
 		if (!train)

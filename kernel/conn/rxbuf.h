@@ -9,16 +9,19 @@
  *   is not all in page fragments (mrc_rx_take_batch());
  * - a packet of a UDP GSO batch (demux_batch.c): a struct mrc_rx_slice,
  *   tagged with bit 0 of the pointer (an skb is never at an odd
- *   address), naming where the payload starts in the batch's skb. The
- *   core knows the length. The slices of one batch live in one struct
- *   mrc_rx_train, allocated with the batch's first kept packet, so a
+ *   address), naming where the payload starts in the batch's skb (the
+ *   batch itself, or one of the skbs on its frag_list). The core knows
+ *   the length. The slices of one such skb live in one struct
+ *   mrc_rx_train, allocated with its first kept packet, so a
  *   kept packet costs no allocation of its own; its delivery adds the
  *   payload's page fragments to an skb that collects a batch's in-order
  *   bytes for the receive queue (sock/io.c), where consecutive payloads
  *   of one sender page become one fragment.
  *
- * Lifetime: a train holds the batch's skb while @refs is held: one for
- * the batch while it runs (mrc_rx_train_put() at its end) and one for
+ * Lifetime: a train holds its skb while @refs is held (an skb of a
+ * frag_list outlives the batch that way, as its own reference is put
+ * when the batch is freed): one for the batch while it runs
+ * (mrc_rx_train_put() once past that skb's packets) and one for
  * each slice handed to the core (mrc_rx_free() when delivered or
  * dropped). The last one frees the skb and the train. Softirq, or
  * process context with BHs off (the core's calls under conn->lock);
@@ -40,7 +43,7 @@ struct mrc_rx_slice {
 
 struct mrc_rx_train {
 	refcount_t		refs;
-	struct sk_buff		*skb;	/* the batch, data at its UDP header */
+	struct sk_buff		*skb;	/* the slices' */
 	u32			used;	/* slices handed out */
 	u32			cap;	/* the batch's packets */
 	struct mrc_rx_slice	slices[];
@@ -59,7 +62,7 @@ static inline struct mrc_rx_slice *mrc_rx_slice(const void *ref)
 }
 
 void *mrc_rx_take_batch(struct mrc_rx_train **trainp, struct sk_buff *skb,
-			u32 off, u32 len);
+			u32 pkts, u32 off, u32 len);
 void mrc_rx_train_put(struct mrc_rx_train *train);
 void mrc_rx_free(void *ref);
 

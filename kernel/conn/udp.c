@@ -503,18 +503,20 @@ int mrc_udp_xmit(struct mrc_net *mn, u32 plane,
 /*
  * Trains: the DATA packets of one burst on one plane and EV go out as one
  * UDP GSO skb (SKB_GSO_UDP_L4, gso_size one whole MRC packet), so routing,
- * the qdisc and a veth or GSO-capable device see one skb, and the
- * receiving host's UDP splits it back into packets before our encap hook
- * (udp_queue_rcv_skb(): a tunnel socket takes no GSO skbs). Each packet
- * past the first is two fragments, its header (copied into a page
- * fragment) and its payload (a reference to the send buffer): at most
- * this many packets fit the 6.1 skb's MAX_SKB_FRAGS.
+ * the qdisc and a veth or GSO-capable device see one skb, and a peer on
+ * this host takes it whole (demux_batch.c). Each packet past the first is
+ * two fragments, its header (copied into a page fragment) and its payload
+ * (a reference to the send buffer). When the head's MAX_SKB_FRAGS are
+ * used up, the train goes on in skbs of fragments alone on its frag_list,
+ * each starting at a packet, as skb_segment() can cut them and a veth
+ * (NETIF_F_FRAGLIST) passes them. A train of a MSG_ZEROCOPY send keeps to
+ * its head, where skb_orphan_frags_rx() can copy its pages: this many
+ * packets.
  */
-#define MRC_UDP_TRAIN_MAX	((MAX_SKB_FRAGS + 1) / 2)
+#define MRC_UDP_TRAIN_ZC_MAX	((MAX_SKB_FRAGS + 1) / 2)
 /*
  * And no more bytes than one UDP datagram's length field can say, IPv6's
- * header included: a train of jumbo segments (9000-byte planes) ends at
- * seven.
+ * header included: 44 segments at MTU 1500, seven jumbo segments at 9000.
  */
 #define MRC_UDP_TRAIN_BYTES	(U16_MAX - sizeof(struct ipv6hdr) - \
 				 sizeof(struct udphdr))
@@ -527,9 +529,33 @@ static bool mrc_udp_train_fits(const struct mrc_udp_train *t, u32 plane,
 			       u32 ev, u32 len, const void *ref)
 {
 	return t->skb && !t->closed && t->plane == plane && t->ev == ev &&
-	       t->segs < MRC_UDP_TRAIN_MAX && len <= t->seg_len &&
+	       (!t->uarg || t->segs < MRC_UDP_TRAIN_ZC_MAX) &&
+	       len <= t->seg_len &&
 	       t->skb->len + len <= MRC_UDP_TRAIN_BYTES &&
 	       t->uarg == mrc_buf_uarg(ref);
+}
+
+/*
+ * The skb the train's next packet goes in: the tail while it has room for
+ * two more fragments, else a new skb of none at the end of the head's
+ * frag_list. NULL without memory.
+ */
+static struct sk_buff *mrc_udp_train_tail(struct mrc_udp_train *t)
+{
+	struct sk_buff *nskb;
+
+	if (skb_shinfo(t->tail)->nr_frags + 2 <= MAX_SKB_FRAGS)
+		return t->tail;
+	nskb = alloc_skb(0, GFP_ATOMIC);
+	if (!nskb)
+		return NULL;
+	if (t->tail == t->skb)
+		skb_shinfo(t->skb)->frag_list = nskb;
+	else
+		t->tail->next = nskb;
+	t->skb->truesize += nskb->truesize;
+	t->tail = nskb;
+	return nskb;
 }
 
 /* Append a packet: header into a page fragment, payload by reference. */
@@ -538,28 +564,41 @@ static int mrc_udp_train_add(struct mrc_udp_train *t, const void *hdr,
 			     void *ref)
 {
 	struct page *page = mrc_buf_page(ref);
-	struct sk_buff *skb = t->skb;
-	int i = skb_shinfo(skb)->nr_frags;
+	u32 len = hdr_len + payload_len;
+	struct sk_buff *skb;
 	struct page *hpage;
 	u8 *h;
+	int i;
 
+	/* the header first: a frag_list skb is never left empty */
 	h = netdev_alloc_frag(hdr_len);
 	if (!h)
 		return -ENOBUFS;
+	skb = mrc_udp_train_tail(t);
+	if (!skb) {
+		skb_free_frag(h);
+		return -ENOBUFS;
+	}
 	memcpy(h, hdr, hdr_len);
 	hpage = virt_to_head_page(h);
+	i = skb_shinfo(skb)->nr_frags;
 	skb_fill_page_desc(skb, i, hpage, h - (u8 *)page_address(hpage),
 			   hdr_len);
 	get_page(page);
 	skb_fill_page_desc(skb, i + 1, page,
 			   (const u8 *)payload - (u8 *)page_address(page),
 			   payload_len);
-	skb->len += hdr_len + payload_len;
-	skb->data_len += hdr_len + payload_len;
-	skb->truesize += hdr_len + payload_len;
+	if (skb != t->skb) {
+		skb->len += len;
+		skb->data_len += len;
+		skb->truesize += len;
+	}
+	t->skb->len += len;
+	t->skb->data_len += len;
+	t->skb->truesize += len;
 	t->segs++;
 	/* only the last packet of a GSO skb may be shorter */
-	if (hdr_len + payload_len < t->seg_len)
+	if (len < t->seg_len)
 		t->closed = true;
 	return 0;
 }
@@ -574,6 +613,7 @@ static int mrc_udp_train_start(struct mrc_udp_train *t, u32 plane,
 	t->skb = mrc_udp_skb(hdr, hdr_len, payload, payload_len, ref);
 	if (!t->skb)
 		return -ENOBUFS;
+	t->tail = t->skb;
 	t->uarg = mrc_buf_uarg(ref);
 	t->plane = plane;
 	t->peer = peer;

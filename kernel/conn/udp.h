@@ -26,16 +26,18 @@ struct mrc_udp_socks {
  * mrc_conn, under its lock: @skb (NULL: no train), on @plane to @peer
  * with EV @ev, @segs packets of @seg_len bytes but the last, which is
  * shorter when @closed; @uarg: the MSG_ZEROCOPY send whose pages it
- * carries, or NULL.
+ * carries, or NULL. @tail: the skb the next packet's fragments go in,
+ * @skb itself or the last on its frag_list.
  */
 struct mrc_udp_train {
 	struct sk_buff			*skb;
+	struct sk_buff			*tail;
 	struct ubuf_info		*uarg;
 	const struct mrc_core_plane	*peer;
 	u32				plane;
 	u32				ev;
-	u32				segs;
-	u32				seg_len;
+	u16				segs;
+	u16				seg_len;
 	bool				closed;
 };
 
