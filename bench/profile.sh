@@ -8,7 +8,9 @@
 #   bench/perf_fold.py build/prof/script-mrc.txt mrc_sendmsg mrc_core_input
 #
 # Environment: SYS (mrc|tcp|mptcp, default mrc), PLANES (default 1), MTU
-# (the planes' device MTU, default as created), SECS (default 8),
+# (the planes' device MTU, default as created), RATE (each plane shaped
+# to RATE Mbit/s as bench/guest.sh shapes them, P1h's 100 say; default
+# unshaped, as P10), SECS (default 8),
 # PROF_OUT (default build/prof). Writes there: flat-SYS.txt (self time
 # by symbol), children-SYS.txt (with callees), counters-SYS.txt (MRC's
 # global and plane counters of both hosts) and script-SYS.txt (every
@@ -46,6 +48,11 @@ if [ -n "${MTU:-}" ]; then
 			topo_exec "$h" ip link set "pl$p" mtu "$MTU" || exit 1
 		done
 	done
+fi
+if [ -n "${RATE:-}" ]; then
+	# shellcheck disable=SC2034 # used by shape() (scenarios.sh)
+	DELAY=100us QUEUE=100
+	for ((p = 0; p < PLANES; p++)); do shape "$p" "$RATE" || exit 1; done
 fi
 bench_mrc_planes "$PLANES" a b || exit 1
 [ "$SYS" != mptcp ] || bench_mptcp_setup "$PLANES" b || exit 1
