@@ -399,10 +399,23 @@ static void mrc_rcv_advance(struct mrc_core *core)
 	}
 }
 
+/*
+ * @pkt is the next SACK's trigger. A SACK's bitmap covers only the 64
+ * PSNs around its trigger (mrc_rcv_send_sack()): one an input batch owes
+ * for a trigger in another 64, past the cumulative ACK, goes now, or the
+ * batch's one SACK would leave the PSNs of that 64 unreported while a
+ * gap holds the cumulative ACK below them, and the sender would count
+ * them lost.
+ */
 static void mrc_rcv_note_trigger(struct mrc_core *core,
 				 const struct mrc_pkt *pkt, u32 plane,
 				  bool ce)
 {
+	if (core->batch_sack &&
+	    ((core->last_psn ^ pkt->data.psn) & ~63u &
+	     mrc_psn_mask(core->psn24)) &&
+	    mrc_diff(core, core->rcv_nxt, core->last_psn) >= 0)
+		mrc_rcv_send_sack(core, core->batch_sack_plane, false);
 	core->last_psn = pkt->data.psn;
 	core->last_ev = pkt->ev;
 	core->last_tsval = pkt->data.tsval;

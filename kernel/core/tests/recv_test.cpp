@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 // Receiving: out-of-window DATA, prompt SACKs around a gap, ECN marks
 // and their echo.
+#include <set>
+
 #include "harness.hpp"
 
 extern "C" {
@@ -92,6 +94,39 @@ TEST(CoreRecv, PacketClosingAGapIsSackedAtOnce) {
   EXPECT_EQ(sacks.back().sack.cum_psn, 104U);
   EXPECT_EQ(data(104), 3U) << "in order again, no gap: the SACK may wait";
   EXPECT_EQ(net.b.rx.size(), 5 * payload.size());
+}
+
+// An input batch owes one SACK, but a SACK's bitmap covers only the 64
+// PSNs around its trigger: a batch that crosses into the next 64 while a
+// gap stands gets a SACK for each 64 it reached, or the PSNs before the
+// crossing would go unreported and the sender would resend them.
+TEST(CoreRecv, BatchAcrossSackWindowsReportsEveryPsn) {
+  Net net;
+  net.Setup(2);
+  net.a.scripted_random = {0xaaaa, 100};
+  Establish(net);
+  std::vector<mrc_pkt> sacks;
+  net.filter = [&](int from, uint32_t, const mrc_pkt& p) {
+    if (from == 1 && p.type == MRC_PKT_SACK) sacks.push_back(p);
+    return false;
+  };
+  const std::array<uint8_t, 10> payload{};
+  // PSNs 100..119 missing: 120..140 stand past a gap, across 128.
+  mrc_core_input_begin(net.b.core);
+  for (uint32_t psn = 120; psn <= 140; psn++) {
+    mrc_pkt d = DataToB(net, psn, payload);
+    EXPECT_EQ(mrc_core_input(net.b.core, &d, 0, false), MRC_DROP_NONE);
+  }
+  mrc_core_input_end(net.b.core);
+  std::set<uint32_t> reported;
+  for (const mrc_pkt& s : sacks) {
+    EXPECT_EQ(s.sack.cum_psn, 100U);
+    for (uint32_t i = 0; i < 64; i++) {
+      if (((s.sack.bitmap >> i) & 1U) != 0) reported.insert(s.sack.sack_base + i);
+    }
+  }
+  for (uint32_t psn = 120; psn <= 140; psn++) EXPECT_EQ(reported.count(psn), 1U) << psn;
+  EXPECT_EQ(sacks.size(), 2U) << "one SACK for each 64 the batch reached";
 }
 
 TEST(CoreEcn, MarksSkipEvsAndAreEchoed) {
