@@ -8,18 +8,16 @@
  * (udp_unexpected_gso()): an skb, a copied head and a checksum pass over
  * the payload for every packet, then a second head for the pull of its
  * MRC header. Here the DATA packets of one connection go to its core in
- * one lock round with one reader wake-up, and a packet the core keeps
- * costs no allocation of its own: a slice of the batch's skb (rxbuf.h),
- * whose pages its delivery adds to the receive queue (sock/io.c).
- * A train longer than an skb's fragments carries the rest on its
- * frag_list (udp.c), each skb there starting at a packet: those packets
- * are sliced from the skb they lie in, with a train of slices each.
- * Each packet is still its own mrc_core_input(), not one core input batch
- * (mrc_core_input_begin()): the batch's one SACK at its end cost P1 (four
- * planes of 10 Mbit/s) 2.5% of its goodput, 0.99x -> 0.96-0.97x of the
- * limit in four quick runs, and back at 0.99x without it, while P10 was
- * the same either way (bench/run --quick). Anything but DATA is taken
- * alone, from a copy, in order with the DATA around it. Every packet is
+ * one lock round and one core input batch (mrc_core_input_begin(): one
+ * clock read, one timer re-arm, one SACK for the batch, or one for each
+ * 64 PSNs it reaches past a gap) with one reader wake-up, and a packet
+ * the core keeps costs no allocation of its own: a slice of the batch's
+ * skb (rxbuf.h), whose pages its delivery adds to the receive queue
+ * (sock/io.c). A train longer than an skb's fragments carries the rest
+ * on its frag_list (udp.c), each skb there starting at a packet: those
+ * packets are sliced from the skb they lie in, with a train of slices
+ * each. Anything but DATA is taken alone, from a copy, in order with the
+ * DATA around it, after the batch before it is closed. Every packet is
  * counted as demux.c counts one datagram.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -46,7 +44,10 @@ struct mrc_demux_batch {
 	bool			ce;
 };
 
-/* The batch is done with its connection: the reader hears, unlock. */
+/*
+ * The batch is done with its connection: the core's input batch ends
+ * (its SACK), the reader hears, unlock.
+ */
 static void mrc_demux_batch_close(struct mrc_demux_batch *b)
 {
 	struct mrc_conn *conn = b->conn;
@@ -54,6 +55,8 @@ static void mrc_demux_batch_close(struct mrc_demux_batch *b)
 	if (!conn)
 		return;
 	b->conn = NULL;
+	if (conn->core)
+		mrc_core_input_end(conn->core);
 	mrc_sock_input_done(conn);
 	mrc_conn_unlock(conn);
 	mrc_conn_put(conn);
@@ -81,6 +84,7 @@ static struct mrc_conn *mrc_demux_batch_conn(struct mrc_demux_batch *b,
 		return NULL;
 	}
 	conn->rx_batch = true;
+	mrc_core_input_begin(conn->core);
 	b->conn = conn;
 	return conn;
 }
