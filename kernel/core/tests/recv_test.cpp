@@ -29,10 +29,26 @@ mrc_pkt DataToB(const Net& net, uint32_t psn, const std::array<uint8_t, N>& payl
   return d;
 }
 
-TEST(CoreRecv, OutOfWindowDataIsNackedAndDropped) {
-  Net net;
+// Two planes, a's first PSN 100; b's config may still change before
+// Establish().
+void SetupAtPsn100(Net& net) {
   net.Setup(2);
   net.a.scripted_random = {0xaaaa, 100};
+}
+
+// From now on, each SACK b sends is added to @sacks (and not delivered).
+void CaptureSacksOfB(Net& net, std::vector<mrc_pkt>& sacks) {
+  net.filter = [&sacks](int from, uint32_t, const mrc_pkt& p) {
+    if (from == 1 && p.type == MRC_PKT_SACK) {
+      sacks.push_back(p);
+    }
+    return false;
+  };
+}
+
+TEST(CoreRecv, OutOfWindowDataIsNackedAndDropped) {
+  Net net;
+  SetupAtPsn100(net);
   Establish(net);
   std::vector<mrc_pkt> seen;
   net.filter = [&](int from, uint32_t, const mrc_pkt& p) {
@@ -72,15 +88,11 @@ TEST(CoreRecv, OutOfWindowDataIsNackedAndDropped) {
 // waits for the delayed SACK (or ack_every packets).
 TEST(CoreRecv, PacketClosingAGapIsSackedAtOnce) {
   Net net;
-  net.Setup(2);
-  net.a.scripted_random = {0xaaaa, 100};
+  SetupAtPsn100(net);
   net.b.cfg.ack_every = 8;
   Establish(net);
   std::vector<mrc_pkt> sacks;
-  net.filter = [&](int from, uint32_t, const mrc_pkt& p) {
-    if (from == 1 && p.type == MRC_PKT_SACK) sacks.push_back(p);
-    return false;
-  };
+  CaptureSacksOfB(net, sacks);
   const std::array<uint8_t, 10> payload{};
   auto data = [&](uint32_t psn) {
     mrc_pkt d = DataToB(net, psn, payload);
@@ -102,14 +114,10 @@ TEST(CoreRecv, PacketClosingAGapIsSackedAtOnce) {
 // crossing would go unreported and the sender would resend them.
 TEST(CoreRecv, BatchAcrossSackWindowsReportsEveryPsn) {
   Net net;
-  net.Setup(2);
-  net.a.scripted_random = {0xaaaa, 100};
+  SetupAtPsn100(net);
   Establish(net);
   std::vector<mrc_pkt> sacks;
-  net.filter = [&](int from, uint32_t, const mrc_pkt& p) {
-    if (from == 1 && p.type == MRC_PKT_SACK) sacks.push_back(p);
-    return false;
-  };
+  CaptureSacksOfB(net, sacks);
   const std::array<uint8_t, 10> payload{};
   // PSNs 100..119 missing: 120..140 stand past a gap, across 128.
   mrc_core_input_begin(net.b.core);
@@ -122,10 +130,14 @@ TEST(CoreRecv, BatchAcrossSackWindowsReportsEveryPsn) {
   for (const mrc_pkt& s : sacks) {
     EXPECT_EQ(s.sack.cum_psn, 100U);
     for (uint32_t i = 0; i < 64; i++) {
-      if (((s.sack.bitmap >> i) & 1U) != 0) reported.insert(s.sack.sack_base + i);
+      if (((s.sack.bitmap >> i) & 1U) != 0) {
+        reported.insert(s.sack.sack_base + i);
+      }
     }
   }
-  for (uint32_t psn = 120; psn <= 140; psn++) EXPECT_EQ(reported.count(psn), 1U) << psn;
+  for (uint32_t psn = 120; psn <= 140; psn++) {
+    EXPECT_EQ(reported.count(psn), 1U) << psn;
+  }
   EXPECT_EQ(sacks.size(), 2U) << "one SACK for each 64 the batch reached";
 }
 
