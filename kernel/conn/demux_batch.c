@@ -145,18 +145,18 @@ static u32 mrc_demux_batch_piece(struct mrc_demux_batch *b,
 				 struct sk_buff *piece, u32 off, u32 end,
 				 u32 seg)
 {
-	u32 len, pkts;
+	u32 len;
 
 	mrc_rx_train_put(b->train);
 	b->train = NULL;
 	b->piece = piece;
 	b->pkts = end > off ? DIV_ROUND_UP(end - off, seg) : 0;
-	for (pkts = 0; off < end; off += len, pkts++) {
+	for (; off < end; off += len) {
 		len = min(seg, end - off);
 		mrc_demux_count(b->mn, b->pl, mrc_demux_batch_pkt(b, off, len),
 				sizeof(struct udphdr) + len);
 	}
-	return pkts;
+	return b->pkts;
 }
 
 /*

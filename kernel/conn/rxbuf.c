@@ -122,19 +122,19 @@ void *mrc_rx_take_batch(struct mrc_rx_train **trainp, struct sk_buff *skb,
 			u32 pkts, u32 off, u32 len)
 {
 	struct mrc_rx_train *train = *trainp;
-	u32 first, pos, cap = pkts;
+	u32 first, pos;
 
 	if (!mrc_rx_frags_of(skb, off, len, &first, &pos))
 		return mrc_rx_skb_of(skb, off, len);
 	if (!train) {
-		train = kmalloc(struct_size(train, slices, cap),
+		train = kmalloc(struct_size(train, slices, pkts),
 				GFP_ATOMIC | __GFP_NOWARN);
 		if (!train)
 			return NULL;
 		refcount_set(&train->refs, 1);	/* the batch's */
 		train->skb = skb_get(skb);
 		train->used = 0;
-		train->cap = cap;
+		train->cap = pkts;
 		*trainp = train;
 	}
 	/* a packet is kept once: never more slices than packets */
