@@ -480,7 +480,10 @@ int mrc_core_send(struct mrc_core *core, u32 len, u32 flags,
  * where a larger message fails with -EMSGSIZE at once); else 0, and
  * MRC_NOTE_WRITABLE follows as soon as @need bytes fit, so a writer may
  * check, then sleep. Also 0 while a failed allocation waits for its retry.
- * A writer that retried on less than it needs would spin.
+ * A writer that retried on less than it needs would spin. @need 0 only
+ * looks: the space, whatever it is, and no note armed. A look must not
+ * arm one: the smallest need armed wins, so a look's need of 1 woke a
+ * writer that waits for a third of the buffer at every acknowledgment.
  */
 u32 mrc_core_send_space(struct mrc_core *core, u32 need);
 /*

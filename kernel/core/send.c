@@ -263,7 +263,11 @@ u32 mrc_core_send_space(struct mrc_core *core, u32 need)
 {
 	u32 space = core->alloc_retry ? 0 : mrc_snd_space(core);
 
-	need = mrc_clamp(need, 1, core->sndbuf);
+	if (!need)
+		return space;	/* a look: nobody waits on it */
+	/* no more than an empty ring holds, or the writer never wakes */
+	need = mrc_clamp(need, 1, mrc_min(core->sndbuf,
+					  core->sq_cap * core->mss));
 	if (space >= need)
 		return space;
 	mrc_snd_want(core, need);

@@ -122,6 +122,19 @@ static u32 mrc_sock_send_space(struct sock *sk, u32 need, u32 want)
 	return space;
 }
 
+/*
+ * What a stream writer with @left bytes to go waits for: as TCP's
+ * sk_stream_write_space(), a third of the buffer free (or all it has
+ * left), not the next acknowledged segment: one wake-up and one lock
+ * round per large copy instead of one per acknowledgment.
+ */
+static u32 mrc_sock_stream_need(const struct sock *sk, size_t left)
+{
+	u32 third = max_t(u32, READ_ONCE(sk->sk_sndbuf) / 3, 1);
+
+	return clamp_t(size_t, left, 1, third);
+}
+
 /* In SYN_SENT the core has room only for early data (net.mrc.early_data). */
 static bool mrc_sock_send_ready(struct sock *sk)
 {
@@ -289,18 +302,12 @@ static int mrc_sock_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 		 * TCP's sendmsg() does, not after the whole send.
 		 */
 		mrc_sock_flush(sk);
-		space = mrc_sock_send_space(sk, 1,
+		/* any room will do now; a wait is for a third of it */
+		space = mrc_sock_send_space(sk, 0,
 					    min_t(size_t, len - sent, SZ_64K));
 		if (!space) {
-			/*
-			 * As TCP: sleep until a third of the buffer is free
-			 * (or what is left to send fits), not until the next
-			 * acknowledged segment: one wake-up and one lock
-			 * round per large copy instead of one per segment.
-			 */
-			mrc_sk(sk)->send_need =
-				min_t(size_t, len - sent,
-				      max(READ_ONCE(sk->sk_sndbuf) / 3, 1));
+			mrc_sk(sk)->send_need = mrc_sock_stream_need(sk,
+								     len - sent);
 			err = mrc_sock_send_wait(sk, timeo);
 			if (err)
 				break;
@@ -368,6 +375,7 @@ int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 {
 	struct socket *tsock = mrc_tcp_sock(sock->sk);
 	struct sock *sk = sock->sk;
+	bool stream;
 	long timeo;
 	int err;
 
@@ -394,14 +402,21 @@ int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	if (len > INT_MAX)
 		len = INT_MAX;
 	lock_sock(sk);
-	/* A message goes whole or waits; a stream takes any space. */
-	mrc_sk(sk)->send_need = sk->sk_type == SOCK_SEQPACKET ? (u32)len : 1;
+	/*
+	 * A message goes whole or waits; a stream takes any room (0: a look
+	 * that arms no wake-up), or waits for a third of its buffer.
+	 */
+	stream = sk->sk_type != SOCK_SEQPACKET;
+	mrc_sk(sk)->send_need = stream ? 0 : (u32)len;
 	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
 	err = mrc_sock_send_check(sk);
-	if (!err && !mrc_sock_send_ready(sk))
+	if (!err && !mrc_sock_send_ready(sk)) {
+		if (stream)
+			mrc_sk(sk)->send_need = mrc_sock_stream_need(sk, len);
 		err = mrc_sock_send_wait(sk, &timeo);
+	}
 	if (!err) {
-		if (sk->sk_type == SOCK_SEQPACKET)
+		if (!stream)
 			err = mrc_sock_send_message(sk, msg, len, &timeo);
 		else
 			err = mrc_sock_send_bytes(sk, msg, len, &timeo);
@@ -745,13 +760,15 @@ out:
 }
 
 /*
- * EPOLLOUT: a stream may write when a byte fits; a seqpacket writer hears
+ * EPOLLOUT: a stream may write when a third of its buffer is free (as
+ * TCP's sk_stream_is_writeable()); a seqpacket writer hears
  * when a message of half the send buffer fits (as sock_writeable() tells
  * datagram writers).
  */
 static u32 mrc_sock_poll_need(const struct sock *sk)
 {
-	return sk->sk_type == SOCK_SEQPACKET ? READ_ONCE(sk->sk_sndbuf) / 2 : 1;
+	return sk->sk_type == SOCK_SEQPACKET ? READ_ONCE(sk->sk_sndbuf) / 2 :
+	       mrc_sock_stream_need(sk, SIZE_MAX);
 }
 
 /*

@@ -130,6 +130,49 @@ TEST(CoreFlow, SendSpaceZeroArmsWritable) {
   EXPECT_GT(mrc_core_send_space(net.a.core, 1), 0U);
 }
 
+// A look (need 0) arms nothing: a writer that looked, then waits for a
+// third of the buffer, is woken when that fits, not at the first
+// acknowledgment (the smallest need armed wins, so a look's 1 woke the
+// kernel's stream writer at every SACK).
+TEST(CoreFlow, SendSpaceLookArmsNothing) {
+  Net net;
+  net.Setup(2);
+  net.a.cfg.sndbuf = 60000;
+  Establish(net);
+  auto fill = [](void*, void*, uint32_t, uint32_t) { return 0; };
+  ASSERT_EQ(mrc_core_send(net.a.core, 60000, 0, fill, nullptr), 60000);
+  ASSERT_EQ(mrc_core_send_space(net.a.core, 0), 0U);
+  EXPECT_FALSE(
+      net.RunUntil([&] { return net.a.NoteCount(MRC_NOTE_WRITABLE) > 0; }, net.now + kSec / 10));
+  ASSERT_EQ(mrc_core_send(net.a.core, 60000, 0, fill, nullptr), 60000);  // full again
+  ASSERT_EQ(mrc_core_send_space(net.a.core, 0), 0U);
+  ASSERT_EQ(mrc_core_send_space(net.a.core, 20000), 0U);
+  ASSERT_TRUE(net.RunUntil([&] { return net.a.NoteCount(MRC_NOTE_WRITABLE) > 0; }, net.now + kSec));
+  EXPECT_EQ(net.a.NoteCount(MRC_NOTE_WRITABLE), 1);
+  for (const auto& note : net.a.notes) {
+    if (note.first == MRC_NOTE_WRITABLE) {
+      EXPECT_GE(note.second, 20000U);
+    }
+  }
+}
+
+// A need beyond what an empty ring holds (a send buffer larger than
+// MRC_CORE_MAX_SEGS segments) is met when the ring is empty, not never.
+TEST(CoreFlow, SendSpaceNeedBeyondRingWakes) {
+  Net net;
+  net.Setup(2);
+  net.a.cfg.sndbuf = 64U << 20;
+  Establish(net);
+  auto fill = [](void*, void*, uint32_t, uint32_t) { return 0; };
+  const uint32_t room = mrc_core_send_space(net.a.core, 1);
+  ASSERT_LT(room, net.a.cfg.sndbuf) << "the ring should bound this buffer";
+  ASSERT_EQ(mrc_core_send(net.a.core, room, 0, fill, nullptr), static_cast<int>(room));
+  ASSERT_EQ(mrc_core_send_space(net.a.core, net.a.cfg.sndbuf), 0U);
+  ASSERT_TRUE(
+      net.RunUntil([&] { return net.a.NoteCount(MRC_NOTE_WRITABLE) > 0; }, net.now + 60 * kSec));
+  EXPECT_EQ(mrc_core_send_space(net.a.core, 1), room);
+}
+
 // A message writer waits for room for the whole message: space that is
 // there but too small must not wake it (a kernel writer would spin).
 TEST(CoreFlow, MessageWriterWaitsForWholeMessage) {
