@@ -476,8 +476,9 @@ int mrc_core_send(struct mrc_core *core, u32 len, u32 flags,
 		  void *arg);
 /*
  * Bytes mrc_core_send() would take now, if that is at least @need (a whole
- * message for SOCK_SEQPACKET, 1 for a stream; clamped to the send buffer,
- * where a larger message fails with -EMSGSIZE at once); else 0, and
+ * message for SOCK_SEQPACKET, 1 for a stream; clamped to the send buffer
+ * and to what its ring may grow to, where a larger message fails with
+ * -EMSGSIZE at once); else 0, and
  * MRC_NOTE_WRITABLE follows as soon as @need bytes fit, so a writer may
  * check, then sleep. Also 0 while a failed allocation waits for its retry.
  * A writer that retried on less than it needs would spin. @need 0 only

@@ -486,9 +486,10 @@ static int mrc_snd_msg(struct mrc_core *core, u32 len, u32 flags,
 
 	if (!(flags & MRC_F_EOM) || !len)
 		return -EINVAL;
-	if (len > core->sndbuf)
-		return -EMSGSIZE;
 	nseg = (len + core->mss - 1) / core->mss;
+	/* never fits: the buffer, or the ring it may grow to, is smaller */
+	if (len > core->sndbuf || nseg > core->sq_cap)
+		return -EMSGSIZE;
 	if (core->queued_bytes + len > core->sndbuf ||
 	    mrc_snd_slots(core) < nseg || mrc_snd_reserve(core, nseg))
 		return 0;

@@ -173,6 +173,21 @@ TEST(CoreFlow, SendSpaceNeedBeyondRingWakes) {
   EXPECT_EQ(mrc_core_send_space(net.a.core, 1), room);
 }
 
+// A message within the send buffer but beyond the ring's MRC_CORE_MAX_SEGS
+// segments can never be queued: -EMSGSIZE, not a writer woken (the need is
+// clamped to the ring) to find it does not fit, again and again.
+TEST(CoreFlow, MessageBeyondRingIsTooBig) {
+  Net net;
+  net.Setup(2, MRC_SYN_SEQPACKET);
+  net.a.cfg.sndbuf = 64U << 20;
+  Establish(net);
+  auto fill = [](void*, void*, uint32_t, uint32_t) { return 0; };
+  const uint32_t room = mrc_core_send_space(net.a.core, 1);
+  ASSERT_LT(room, net.a.cfg.sndbuf) << "the ring should bound this buffer";
+  EXPECT_EQ(mrc_core_send(net.a.core, room + 1, MRC_F_EOM, fill, nullptr), -EMSGSIZE);
+  EXPECT_EQ(mrc_core_send(net.a.core, room, MRC_F_EOM, fill, nullptr), static_cast<int>(room));
+}
+
 // A message writer waits for room for the whole message: space that is
 // there but too small must not wake it (a kernel writer would spin).
 TEST(CoreFlow, MessageWriterWaitsForWholeMessage) {
