@@ -408,7 +408,10 @@ int mrc_ack_sack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 	/* A closed window that is still reported means the peer is alive. */
 	if (acked || s->rwnd < core->mss)
 		mrc_core_progress(core);
-	mrc_ack_detect_losses(core);
+	if (core->in_batch)
+		core->batch_rack = true;	/* mrc_core_input_end() */
+	else
+		mrc_ack_detect_losses(core);
 	if (fin_ack)
 		mrc_core_fin_acked(core);
 	if (core->snd_una == core->snd_end && !core->lost_list.head &&

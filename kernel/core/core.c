@@ -768,13 +768,18 @@ void mrc_core_input_begin(struct mrc_core *core)
 
 void mrc_core_input_end(struct mrc_core *core)
 {
-	bool sack = core->batch_sack;
+	bool sack = core->batch_sack, rack = core->batch_rack;
 
 	core->in_batch = false;
 	core->batch_sack = false;
+	core->batch_rack = false;
 	if (core->state != MRC_CORE_ABORTED && core->state != MRC_CORE_CLOSED) {
 		if (sack)
 			mrc_rcv_send_sack(core, core->batch_sack_plane, false);
+		if (rack) {
+			mrc_ack_detect_losses(core);
+			mrc_snd_push(core);
+		}
 		mrc_core_rearm(core);
 		mrc_core_park(core);
 	}

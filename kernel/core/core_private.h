@@ -479,6 +479,7 @@ struct mrc_core {
 	/* an input batch: mrc_core_input_begin() to mrc_core_input_end() */
 	bool			in_batch;
 	bool			batch_sack;	/* a SACK due at its end */
+	bool			batch_rack;	/* loss detection due there */
 	u32			batch_sack_plane;
 
 	/* the clock of the current call into the core: mrc_now() */

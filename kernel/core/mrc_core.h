@@ -446,8 +446,10 @@ int mrc_core_input(struct mrc_core *core, const struct mrc_pkt *pkt,
  * GSO or GRO skb). The batch reads the clock once, re-arms the timer once
  * and sends at most one SACK for its DATA, at its end, answering its last
  * DATA packet: a gap that opens or closes inside the batch is reported
- * then, not packet by packet. Batches do not nest; nothing but
- * mrc_core_input*() may be called inside one.
+ * then, not packet by packet. Its SACKs are all taken before loss
+ * detection runs, once at its end: one that arrived with them may
+ * acknowledge what the first would have found overdue. Batches do not
+ * nest; nothing but mrc_core_input*() may be called inside one.
  */
 void mrc_core_input_begin(struct mrc_core *core);
 void mrc_core_input_end(struct mrc_core *core);
