@@ -244,6 +244,43 @@ void mrc_demux_input(struct mrc_plane *pl, struct sk_buff *skb, bool ce)
 }
 
 /*
+ * mrc_demux_run_input - datagram @skb of plane @pl, one of a run of a
+ * socket's backlog (demux_defer.c): a DATA, SACK or NACK packet of a
+ * connection goes to its core in the run's input batch, opened on the
+ * first. False for anything else (a GSO train, another type, a packet
+ * of no connection, one that does not parse), which the caller takes
+ * alone, as a datagram, once the run is closed: as its own skb, @skb
+ * is then untouched but for the pull of its header. True: consumed.
+ * BHs off, RCU held, data at the UDP header.
+ */
+bool mrc_demux_run_input(struct mrc_demux_run *run, struct mrc_plane *pl,
+			 struct sk_buff *skb)
+{
+	struct mrc_demux_hold hold = { .skb = skb };
+	u32 bytes = skb->len;
+	struct mrc_conn *conn;
+	struct mrc_pkt pkt;
+	int reason;
+
+	if (skb_is_gso(skb) || mrc_demux_parse(skb, &pkt))
+		return false;
+	if (pkt.type != MRC_PKT_DATA && pkt.type != MRC_PKT_SACK &&
+	    pkt.type != MRC_PKT_NACK)
+		return false;
+	conn = mrc_demux_run_conn(run, pkt.dst_token);
+	if (!conn)
+		return false;
+	if (pkt.type == MRC_PKT_DATA)
+		pkt.buf = &hold;
+	reason = mrc_demux_conn_input(conn, &pkt, pl->id, skb,
+				      mrc_demux_ce(skb));
+	mrc_demux_count(run->mn, pl, reason, bytes);
+	if (hold.skb)
+		consume_skb(hold.skb);
+	return true;
+}
+
+/*
  * A datagram of plane @pl, data at its UDP header: a UDP GSO skb (a train
  * of our own from this host, udp.c) arrives whole and is taken as one
  * batch (demux_batch.c). BHs off, RCU held.

@@ -13,6 +13,7 @@ struct sock;
 
 void mrc_demux_input(struct mrc_plane *pl, struct sk_buff *skb, bool ce);
 void mrc_demux_backlog(struct net *net, struct sk_buff *skb);
+void mrc_demux_backlog_drain(struct sock *sk);
 void *mrc_demux_take(const struct mrc_pkt *pkt);
 int mrc_demux_rcv(struct sock *sk, struct sk_buff *skb);
 int mrc_demux_err_lookup(struct sock *sk, struct sk_buff *skb);

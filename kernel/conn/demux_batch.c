@@ -34,27 +34,27 @@
 #include "sock/sock.h"
 
 struct mrc_demux_batch {
-	struct mrc_net		*mn;
+	struct mrc_demux_run	run;	/* its connection, mn */
 	struct mrc_plane	*pl;
 	struct sk_buff		*skb;	/* data at its UDP header */
 	struct sk_buff		*piece;	/* @skb or one on its frag_list */
 	u32			pkts;	/* packets in @piece */
-	struct mrc_conn		*conn;	/* locked */
 	struct mrc_rx_train	*train;	/* @piece's kept packets (rxbuf.h) */
 	bool			ce;
 };
 
 /*
- * The batch is done with its connection: the core's input batch ends
- * (its SACK), the reader hears, unlock.
+ * mrc_demux_run_close - the run is done with its connection: the core's
+ * input batch ends (its SACK, its loss detection), the reader hears,
+ * unlock. BHs off, RCU held.
  */
-static void mrc_demux_batch_close(struct mrc_demux_batch *b)
+void mrc_demux_run_close(struct mrc_demux_run *run)
 {
-	struct mrc_conn *conn = b->conn;
+	struct mrc_conn *conn = run->conn;
 
 	if (!conn)
 		return;
-	b->conn = NULL;
+	run->conn = NULL;
 	if (conn->core)
 		mrc_core_input_end(conn->core);
 	mrc_sock_input_done(conn);
@@ -63,18 +63,18 @@ static void mrc_demux_batch_close(struct mrc_demux_batch *b)
 }
 
 /*
- * The connection with local token @token, locked: the one of the packet
- * before when it is the same. NULL if there is none (or it is killed).
+ * mrc_demux_run_conn - the connection with local token @token, locked,
+ * its core in an input batch: the one of the packet before when it is
+ * the same. NULL if there is none (or it is killed). BHs off, RCU held.
  */
-static struct mrc_conn *mrc_demux_batch_conn(struct mrc_demux_batch *b,
-					     u32 token)
+struct mrc_conn *mrc_demux_run_conn(struct mrc_demux_run *run, u32 token)
 {
-	struct mrc_conn *conn = b->conn;
+	struct mrc_conn *conn = run->conn;
 
 	if (conn && conn->id == token && conn->core)
 		return conn;
-	mrc_demux_batch_close(b);
-	conn = mrc_conn_lookup(b->mn, token);
+	mrc_demux_run_close(run);
+	conn = mrc_conn_lookup(run->mn, token);
 	if (!conn)
 		return NULL;
 	mrc_conn_lock(conn);
@@ -85,7 +85,7 @@ static struct mrc_conn *mrc_demux_batch_conn(struct mrc_demux_batch *b,
 	}
 	conn->rx_batch = true;
 	mrc_core_input_begin(conn->core);
-	b->conn = conn;
+	run->conn = conn;
 	return conn;
 }
 
@@ -96,7 +96,7 @@ static int mrc_demux_batch_other(struct mrc_demux_batch *b, u32 off, u32 len)
 	int reason;
 	u8 *buf;
 
-	mrc_demux_batch_close(b);
+	mrc_demux_run_close(&b->run);
 	buf = kmalloc(len, GFP_ATOMIC | __GFP_NOWARN);
 	if (!buf)
 		return MRC_DROP_NO_BUFFER;
@@ -104,7 +104,7 @@ static int mrc_demux_batch_other(struct mrc_demux_batch *b, u32 off, u32 len)
 	if (!skb_copy_bits(b->piece, off, buf, len))
 		reason = mrc_wire_parse(buf, len, &pkt);
 	if (!reason)
-		reason = mrc_demux_dispatch(b->mn, b->pl, b->skb, &pkt, b->ce);
+		reason = mrc_demux_dispatch(b->run.mn, b->pl, b->skb, &pkt, b->ce);
 	kfree(buf);
 	return reason;
 }
@@ -131,9 +131,9 @@ static int mrc_demux_batch_pkt(struct mrc_demux_batch *b, u32 off, u32 len)
 		return reason;
 	hold.off = off + len - pkt.payload_len;
 	pkt.buf = &hold;
-	conn = mrc_demux_batch_conn(b, pkt.dst_token);
+	conn = mrc_demux_run_conn(&b->run, pkt.dst_token);
 	if (!conn)	/* the RST, as for one datagram */
-		return mrc_demux_dispatch(b->mn, b->pl, b->skb, &pkt, b->ce);
+		return mrc_demux_dispatch(b->run.mn, b->pl, b->skb, &pkt, b->ce);
 	return mrc_demux_conn_input(conn, &pkt, b->pl->id, b->skb, b->ce);
 }
 
@@ -153,7 +153,7 @@ static u32 mrc_demux_batch_piece(struct mrc_demux_batch *b,
 	b->pkts = end > off ? DIV_ROUND_UP(end - off, seg) : 0;
 	for (; off < end; off += len) {
 		len = min(seg, end - off);
-		mrc_demux_count(b->mn, b->pl, mrc_demux_batch_pkt(b, off, len),
+		mrc_demux_count(b->run.mn, b->pl, mrc_demux_batch_pkt(b, off, len),
 				sizeof(struct udphdr) + len);
 	}
 	return b->pkts;
@@ -189,7 +189,7 @@ static u32 mrc_demux_batch_own(const struct sk_buff *skb, u32 seg)
 void mrc_demux_batch(struct mrc_plane *pl, struct sk_buff *skb, bool ce)
 {
 	struct mrc_demux_batch b = {
-		.mn = mrc_pernet(dev_net(pl->dev)),
+		.run.mn = mrc_pernet(dev_net(pl->dev)),
 		.pl = pl,
 		.skb = skb,
 		.ce = ce,
@@ -199,7 +199,7 @@ void mrc_demux_batch(struct mrc_plane *pl, struct sk_buff *skb, bool ce)
 
 	/* a MSG_ZEROCOPY sender may reuse its pages once the skb is gone */
 	if (skb_orphan_frags_rx(skb, GFP_ATOMIC)) {
-		mrc_demux_count(b.mn, pl, MRC_DROP_NO_BUFFER, skb->len);
+		mrc_demux_count(b.run.mn, pl, MRC_DROP_NO_BUFFER, skb->len);
 		kfree_skb(skb);
 		return;
 	}
@@ -210,7 +210,7 @@ void mrc_demux_batch(struct mrc_plane *pl, struct sk_buff *skb, bool ce)
 			pkts += mrc_demux_batch_piece(&b, piece, 0, piece->len,
 						      seg);
 	}
-	mrc_demux_batch_close(&b);
+	mrc_demux_run_close(&b.run);
 	mrc_rx_train_put(b.train);
 	mrc_plane_mib_add(pl, MRC_PLANE_MIB_RXBATCHES, 1);
 	mrc_plane_mib_add(pl, MRC_PLANE_MIB_RXBATCHPKTS, pkts);

@@ -21,7 +21,10 @@
  * (conn.c, mrc_conn_timer_fire()): an RTO must not fire for a segment
  * whose SACK is in the backlog. It moves only where the work runs: the
  * core is conn->lock's either way. SYNs (no connection yet) are taken
- * at once, and so is anything a full backlog has no room for.
+ * at once, and so is anything a full backlog has no room for. Our own
+ * paths take the backlog in runs of one core input batch each
+ * (mrc_demux_backlog_drain()); release_sock() takes what is left one
+ * datagram at a time (mrc_demux_backlog()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -101,27 +104,109 @@ bool mrc_demux_defer(struct mrc_plane *pl, struct sk_buff *skb)
 }
 
 /*
- * mrc_demux_backlog - a datagram mrc_demux_defer() queued, taken by a
- * process of its socket (sk_backlog_rcv, from release_sock() or
- * sk_flush_backlog()): as if it came now, with BHs off, as the softirq
- * takes one. Its plane may have gone since. Process context.
+ * The plane a queued datagram came on, or NULL (counted, @skb freed) if
+ * it has gone since. BHs off, RCU held.
  */
-void mrc_demux_backlog(struct net *net, struct sk_buff *skb)
+static struct mrc_plane *mrc_demux_backlog_plane(struct net *net,
+						 struct sk_buff *skb)
 {
 	u32 id = MRC_DEMUX_CB(skb)->plane;
 	struct mrc_plane *pl;
 
-	local_bh_disable();
 	mrc_mib_inc(net, MRC_MIB_RXBACKLOG);
-	rcu_read_lock();
 	pl = id < MRC_MAX_PLANES ?
 	     rcu_dereference(mrc_pernet(net)->planes[id]) : NULL;
-	if (pl) {
-		mrc_demux_datagram(pl, skb);
-	} else {
+	if (!pl) {
 		mrc_mib_inc(net, MRC_MIB_RXDROP_FIRST + MRC_DROP_PLANE);
 		kfree_skb(skb);
 	}
+	return pl;
+}
+
+/*
+ * mrc_demux_backlog - a datagram mrc_demux_defer() queued, taken by a
+ * process of its socket (sk_backlog_rcv, from release_sock() or
+ * sk_flush_backlog()): as if it came now, with BHs off, as the softirq
+ * takes one. Process context.
+ */
+void mrc_demux_backlog(struct net *net, struct sk_buff *skb)
+{
+	struct mrc_plane *pl;
+
+	local_bh_disable();
+	rcu_read_lock();
+	pl = mrc_demux_backlog_plane(net, skb);
+	if (pl)
+		mrc_demux_datagram(pl, skb);
 	rcu_read_unlock();
 	local_bh_enable();
+}
+
+/*
+ * Datagrams of a backlog taken in one run at most: its packets wait
+ * for the run's end in the connection's deferred transmit list, and
+ * the softirq for its lock.
+ */
+#define MRC_DEMUX_RUN_MAX	16
+
+/*
+ * One run: up to MRC_DEMUX_RUN_MAX datagrams of list @skb, in order.
+ * Return: the rest of the list.
+ */
+static struct sk_buff *mrc_demux_backlog_run(struct sock *sk,
+					     struct sk_buff *skb)
+{
+	struct mrc_demux_run run = { .mn = mrc_pernet(sock_net(sk)) };
+	struct mrc_plane *pl;
+	struct sk_buff *next;
+	u32 n;
+
+	local_bh_disable();
+	rcu_read_lock();
+	for (n = 0; skb && n < MRC_DEMUX_RUN_MAX; n++, skb = next) {
+		next = skb->next;
+		skb_mark_not_on_list(skb);
+		pl = mrc_demux_backlog_plane(sock_net(sk), skb);
+		if (pl && !mrc_demux_run_input(&run, pl, skb)) {
+			mrc_demux_run_close(&run);
+			mrc_demux_datagram(pl, skb);
+		}
+	}
+	mrc_demux_run_close(&run);
+	rcu_read_unlock();
+	local_bh_enable();
+	return skb;
+}
+
+/*
+ * mrc_demux_backlog_drain - what waits in @sk's backlog, taken by its
+ * owner in runs of one lock round and one core input batch each, not
+ * datagram by datagram as release_sock() takes them. A sender's backlog
+ * is SACKs that came while it held the socket: one at a time, the
+ * first of them ran loss detection at a time the rest were already
+ * here to answer, and a packet the second acknowledged was resent
+ * (2.2% of P1h's DATA: the core's batch counts losses once, at its
+ * end). A receiver's DATA trains are batches of their own. Under
+ * lock_sock(), process context.
+ */
+void mrc_demux_backlog_drain(struct sock *sk)
+{
+	struct sk_buff *skb;
+
+	sock_owned_by_me(sk);
+	spin_lock_bh(&sk->sk_lock.slock);
+	skb = sk->sk_backlog.head;
+	sk->sk_backlog.head = NULL;
+	sk->sk_backlog.tail = NULL;
+	spin_unlock_bh(&sk->sk_lock.slock);
+	if (!skb)
+		return;
+	while (skb) {
+		skb = mrc_demux_backlog_run(sk, skb);
+		cond_resched();
+	}
+	/* as __release_sock(): what came meanwhile is counted afresh */
+	spin_lock_bh(&sk->sk_lock.slock);
+	sk->sk_backlog.len = 0;
+	spin_unlock_bh(&sk->sk_lock.slock);
 }

@@ -42,6 +42,22 @@ struct mrc_demux_hold {
 	struct mrc_rx_train	**train;
 };
 
+/*
+ * A run of packets for one connection in one lock round and one core
+ * input batch (mrc_core_input_begin()): a GSO skb's (demux_batch.c), or
+ * a socket backlog's (demux_defer.c). @conn: locked, NULL before the
+ * first packet and once closed.
+ */
+struct mrc_demux_run {
+	struct mrc_net		*mn;
+	struct mrc_conn		*conn;
+};
+
+struct mrc_conn *mrc_demux_run_conn(struct mrc_demux_run *run, u32 token);
+void mrc_demux_run_close(struct mrc_demux_run *run);
+bool mrc_demux_run_input(struct mrc_demux_run *run, struct mrc_plane *pl,
+			 struct sk_buff *skb);
+
 int mrc_demux_conn_input(struct mrc_conn *conn, const struct mrc_pkt *pkt,
 			 u32 plane, const struct sk_buff *skb, bool ce);
 int mrc_demux_dispatch(struct mrc_net *mn, struct mrc_plane *pl,

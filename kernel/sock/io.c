@@ -30,18 +30,22 @@
 #include "pernet.h"
 #include "conn/buf.h"
 #include "conn/conn.h"
+#include "conn/demux.h"
 #include "conn/rxbuf.h"
 #include "sock/sock.h"
 
 /*
  * mrc_sock_flush - take what waited in @sk's backlog for us (the
- * connection's packets: conn/demux_defer.c), then a timer expiry that
- * waited for them (mrc_conn_timer_fire()). Under lock_sock().
+ * connection's packets: conn/demux_defer.c, in runs of one core input
+ * batch each), then a timer expiry that waited for them
+ * (mrc_conn_timer_fire()). Under lock_sock(). Before release_sock()
+ * too, which would take them one at a time.
  */
 void mrc_sock_flush(struct sock *sk)
 {
 	struct mrc_conn *conn = mrc_sk(sk)->conn;
 
+	mrc_demux_backlog_drain(sk);
 	sk_flush_backlog(sk);
 	if (conn)
 		mrc_conn_timer_deferred(conn);
@@ -423,6 +427,7 @@ int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	}
 	if (err < 0)
 		err = mrc_sock_send_error(sk, msg->msg_flags, err);
+	mrc_sock_flush(sk);
 	release_sock(sk);
 	return err;
 }
@@ -755,6 +760,7 @@ int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 out:
 	if (!(flags & MSG_PEEK))
 		mrc_sock_rcv_space(sk);
+	mrc_sock_flush(sk);
 	release_sock(sk);
 	return err;
 }
