@@ -96,37 +96,51 @@ TEST_F(CoreAck, LateSackPastAGapOpensNoRoom) {
   EXPECT_EQ(sack(7, 2000), 2000U);
 }
 
+// One plane, two EVs, ten segments gone: a's core, its first unacked
+// PSN (una) and one at least three after it (later), sent on the same
+// EV as una or on the other.
+struct TwoEvsTenGone {
+  explicit TwoEvsTenGone(bool same_ev) {
+    net.Setup(1);
+    net.a.cfg.ev_count = 2;
+    net.b.cfg.ev_count = 2;
+    Establish(net);
+    TenSegmentsVanish(net);
+    core = net.a.core;
+    una = core->snd_una;
+    const mrc_seg* first = core->sq[una & core->sq_mask];
+    for (uint32_t k = 3; k < 10 && first != nullptr && later == 0; k++) {
+      const mrc_seg* seg = core->sq[(una + k) & core->sq_mask];
+      if ((seg->ev_idx == first->ev_idx) == same_ev) later = una + k;
+    }
+  }
+  // A SACK of PSN `psn` alone, una not yet in order.
+  int Sack(uint32_t psn) {
+    mrc_pkt s = FromB(net, MRC_PKT_SACK);
+    s.sack.cum_psn = una;
+    s.sack.sack_base = psn & ~63U;
+    s.sack.bitmap = 1ULL << (psn - s.sack.sack_base);
+    s.sack.trig_psn = psn;
+    s.sack.rwnd = 1 << 20;
+    s.sack.plane_up = 0x1;
+    return mrc_core_input(core, &s, 0, false);
+  }
+  Net net{7};
+  mrc_core* core = nullptr;
+  uint32_t una = 0;
+  uint32_t later = 0;  // 0: none found (the test fails)
+};
+
 // An EV is one route and a route keeps order: once a later transmission
 // on a segment's EV is acked, the segment is lost, with no reorder wait
 // (gray-failure in mrc-netsim: 3.46x -> 2.46x of ideal). A later one on
 // another EV is no such proof before the wait.
 TEST(CoreAckEv, LaterAckOnTheSameEvLosesAtOnce) {
   for (const bool same_ev : {true, false}) {
-    Net net(7);
-    net.Setup(1);
-    net.a.cfg.ev_count = 2;
-    net.b.cfg.ev_count = 2;
-    Establish(net);
-    ASSERT_NO_FATAL_FAILURE(TenSegmentsVanish(net));
-    mrc_core* core = net.a.core;
-    const uint32_t una = core->snd_una;
-    const mrc_seg* first = core->sq[una & core->sq_mask];
-    ASSERT_NE(first, nullptr);
-    uint32_t later = 0;
-    for (uint32_t k = 3; k < 10 && later == 0; k++) {
-      const mrc_seg* seg = core->sq[(una + k) & core->sq_mask];
-      if ((seg->ev_idx == first->ev_idx) == same_ev) later = una + k;
-    }
-    ASSERT_NE(later, 0U);
-    mrc_pkt s = FromB(net, MRC_PKT_SACK);
-    s.sack.cum_psn = una;
-    s.sack.sack_base = later & ~63U;
-    s.sack.bitmap = 1ULL << (later - s.sack.sack_base);
-    s.sack.trig_psn = later;
-    s.sack.rwnd = 1 << 20;
-    s.sack.plane_up = 0x1;
-    EXPECT_EQ(mrc_core_input(core, &s, 0, false), MRC_DROP_NONE);
-    EXPECT_EQ(net.a.Stats().fast_retx > 0, same_ev) << "same EV: " << same_ev;
+    TwoEvsTenGone t(same_ev);
+    ASSERT_NE(t.later, 0U);
+    EXPECT_EQ(t.Sack(t.later), MRC_DROP_NONE);
+    EXPECT_EQ(t.net.a.Stats().fast_retx > 0, same_ev) << "same EV: " << same_ev;
   }
 }
 
@@ -134,41 +148,19 @@ TEST(CoreAckEv, LaterAckOnTheSameEvLosesAtOnce) {
 // batch) are all taken before loss detection: the first may prove a
 // segment lost (a later one on its EV acked) that the second
 // acknowledges. Taken one by one, the segment is resent for nothing
-// (2.2% of make bench's P1h, where SACKs wait in the sender's backlog
-// while it holds the socket); in one batch it is not.
+// (make bench's P1h, where SACKs wait in the sender's backlog while it
+// holds the socket); in one batch it is not.
 TEST(CoreAckEv, BatchTakesItsSacksBeforeCountingLosses) {
   for (const bool batch : {false, true}) {
-    Net net(7);
-    net.Setup(1);
-    net.a.cfg.ev_count = 2;
-    net.b.cfg.ev_count = 2;
-    Establish(net);
-    ASSERT_NO_FATAL_FAILURE(TenSegmentsVanish(net));
-    mrc_core* core = net.a.core;
-    const uint32_t una = core->snd_una;
-    const mrc_seg* first = core->sq[una & core->sq_mask];
-    ASSERT_NE(first, nullptr);
-    uint32_t later = 0;
-    for (uint32_t k = 3; k < 10 && later == 0; k++)
-      if (core->sq[(una + k) & core->sq_mask]->ev_idx == first->ev_idx) later = una + k;
-    ASSERT_NE(later, 0U);
-    auto sack = [&](uint32_t psn) {
-      mrc_pkt s = FromB(net, MRC_PKT_SACK);
-      s.sack.cum_psn = una;
-      s.sack.sack_base = psn & ~63U;
-      s.sack.bitmap = 1ULL << (psn - s.sack.sack_base);
-      s.sack.trig_psn = psn;
-      s.sack.rwnd = 1 << 20;
-      s.sack.plane_up = 0x1;
-      return mrc_core_input(core, &s, 0, false);
-    };
-    if (batch) mrc_core_input_begin(core);
-    EXPECT_EQ(sack(later), MRC_DROP_NONE);
-    EXPECT_EQ(sack(una), MRC_DROP_NONE);
-    if (batch) mrc_core_input_end(core);
-    const mrc_core_stats st = net.a.Stats();
+    TwoEvsTenGone t(true);
+    ASSERT_NE(t.later, 0U);
+    if (batch) mrc_core_input_begin(t.core);
+    EXPECT_EQ(t.Sack(t.later), MRC_DROP_NONE);
+    EXPECT_EQ(t.Sack(t.una), MRC_DROP_NONE);
+    if (batch) mrc_core_input_end(t.core);
+    const mrc_core_stats st = t.net.a.Stats();
     EXPECT_EQ(st.fast_retx > 0, !batch) << "batch: " << batch;
-    EXPECT_EQ(core->snd_una, una + 1) << "batch: " << batch;
+    EXPECT_EQ(t.core->snd_una, t.una + 1) << "batch: " << batch;
     if (batch) {
       EXPECT_EQ(st.retx_pkts, 0U);
     }
