@@ -194,13 +194,14 @@ void mrc_demux_backlog_drain(struct sock *sk)
 	struct sk_buff *skb;
 
 	sock_owned_by_me(sk);
+	/* as sk_flush_backlog(): no lock round for an empty backlog */
+	if (!READ_ONCE(sk->sk_backlog.tail))
+		return;
 	spin_lock_bh(&sk->sk_lock.slock);
 	skb = sk->sk_backlog.head;
 	sk->sk_backlog.head = NULL;
 	sk->sk_backlog.tail = NULL;
 	spin_unlock_bh(&sk->sk_lock.slock);
-	if (!skb)
-		return;
 	while (skb) {
 		skb = mrc_demux_backlog_run(sk, skb);
 		cond_resched();
