@@ -10,7 +10,9 @@
 # Environment: SYS (mrc|tcp|mptcp, default mrc), PLANES (default 1), MTU
 # (the planes' device MTU, default as created), RATE (each plane shaped
 # to RATE Mbit/s as bench/guest.sh shapes them, P1h's 100 say; default
-# unshaped, as P10), SECS (default 8),
+# unshaped, as P10), SECS (default 8), OPTS (more mrcperf options for
+# both ends) and COPTS (the client's): OPTS=--seqpacket COPTS="-l 1400"
+# profiles small messages,
 # PROF_OUT (default build/prof). Writes there: flat-SYS.txt (self time
 # by symbol), children-SYS.txt (with callees), counters-SYS.txt (MRC's
 # global and plane counters of both hosts) and script-SYS.txt (every
@@ -63,8 +65,10 @@ perf record -e cpu-clock -a -g -F 499 -o "$data" -- \
 perf_pid=$!
 for ((i = 0; i < 600; i++)); do [ -e "$ready" ] && break; sleep 0.2; done
 [ -e "$ready" ] || { echo "bench/profile.sh: perf did not start" >&2; cat "$work/perf.log" >&2; exit 1; }
-bench_server "$SYS" b 1 "$work/server.json" -i 0.1
-bench_client "$SYS" a "$PEER" -t "$SECS" > "$work/client.json" 2> "$work/client.err"
+# shellcheck disable=SC2086 # OPTS: words of their own
+bench_server "$SYS" b 1 "$work/server.json" -i 0.1 ${OPTS:-}
+# shellcheck disable=SC2086
+bench_client "$SYS" a "$PEER" -t "$SECS" ${OPTS:-} ${COPTS:-} > "$work/client.json" 2> "$work/client.err"
 # shellcheck disable=SC2154 # bench_spid: set by bench_server
 wait "$bench_spid"
 wait "$perf_pid"

@@ -41,7 +41,7 @@ grep -qw mrc /proc/modules || insmod "${MRC_KO:-$src/kernel/mrc.ko}" || exit 1
 # and no mismatch.
 transfer() {
 	local name=$1 mode=$2 size=$3 sjson=$work/server.json
-	local cjson=$work/client.json spid cpid fpid="" crc srcode
+	local cjson=$work/client.json spid cpid fpid="" crc srcode t0=$SECONDS
 	shift 3
 	port=$((port + 1))
 	# shellcheck disable=SC2086
@@ -68,7 +68,7 @@ transfer() {
 	if [ "$crc" -eq 0 ] && [ "$srcode" -eq 0 ] &&
 	   mrc_dp_intact "$cjson" "$sjson" &&
 	   [ "$(jq .bytes "$cjson")" = "$(jq .bytes "$sjson")" ]; then
-		mrc_lib_ok "$name: $(jq -r '"\(.bytes) bytes, \(.bits_per_second / 1e6 | floor) Mbit/s, longest gap \(.longest_gap_ms) ms"' "$sjson")"
+		mrc_lib_ok "$name: $(jq -r '"\(.bytes) bytes, \(.bits_per_second / 1e6 | floor) Mbit/s, longest gap \(.longest_gap_ms) ms"' "$sjson"), $((SECONDS - t0)) s"
 	else
 		mrc_lib_fail "$name" "client rc=$crc server rc=$srcode: $(cat "$cjson" "$sjson" | tr '\n' ' ' | cut -c1-600)"
 	fi

@@ -65,6 +65,7 @@ trap 'rm -rf "$work"; "$BARRIER" finished 5' EXIT
 # $1: name, $2: port, $3: client options, $4..: a fault run meanwhile.
 transfer() {
 	local name=$1 port=$2 opts=$3 json=$work/client.json cpid fpid="" rc
+	local t0=$SECONDS
 	shift 3
 	# shellcheck disable=SC2086
 	"$MRCPERF" -c "$PEER" --wait-server 10000 -p "$port" --verify -J $opts > "$json" &
@@ -77,7 +78,7 @@ transfer() {
 	rc=$?
 	[ -z "$fpid" ] || wait "$fpid"
 	if [ "$rc" -eq 0 ] && mrc_dp_intact "$json"; then
-		mrc_lib_ok "$name: $(jq -r '"\(.bytes) bytes, \(.bits_per_second / 1e6 | floor) Mbit/s"' "$json")"
+		mrc_lib_ok "$name: $(jq -r '"\(.bytes) bytes, \(.bits_per_second / 1e6 | floor) Mbit/s"' "$json"), $((SECONDS - t0)) s"
 	else
 		mrc_lib_fail "$name" "client rc=$rc: $(tr '\n' ' ' < "$json" | cut -c1-600)"
 	fi

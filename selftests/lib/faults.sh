@@ -199,7 +199,7 @@ fault_pair_check() {
 # $1: name, $2..: fault command. Runs FAULT_CONNS verified stream
 # connections and 2 SOCK_SEQPACKET ones while the fault runs; TAP result.
 fault_batch() {
-	local name=$1 rc=0 pid fpid bytes seq_bytes
+	local name=$1 rc=0 pid fpid bytes seq_bytes t0=$SECONDS
 	shift
 	bytes=$(numfmt --from=iec "$FAULT_BYTES")
 	seq_bytes=$((bytes / 4 / 4096 * 4096))
@@ -217,7 +217,7 @@ fault_batch() {
 		FAULT_VERIFIED=$((FAULT_VERIFIED + FAULT_CONNS * bytes + 2 * seq_bytes))
 		mrc_lib_ok "$name: $((FAULT_CONNS + 2)) transfers intact, $(jq -r \
 			'"\(.bits_per_second / 1e6 | floor) Mbit/s, longest gap \(.longest_gap_ms) ms"' \
-			"$FAULT_WORK/stream.s.json")"
+			"$FAULT_WORK/stream.s.json"), $((SECONDS - t0)) s"
 	else
 		FAULT_FAILED=$((FAULT_FAILED + 1))
 		mrc_lib_fail "$name" "$(cat "$FAULT_WORK"/*.json | jq -c \

@@ -26,12 +26,14 @@ mrc_lib_check() {
 # result line still counts as a failure.
 # $1: name, $2..: command
 mrc_lib_run_tap() {
-	local name=$1 out rc
+	local name=$1 out rc start=$SECONDS
 	shift
 	echo "# ---- $name"
 	out=$(mktemp)
 	"$@" 2>&1 | tee "$out"
 	rc=${PIPESTATUS[0]}
+	# make check must stay under CI's budget: say where the time goes.
+	echo "# ---- $name: $((SECONDS - start)) s"
 	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out"; then
 		mrc_lib_fail "$name" "$name exited with status $rc and reported no failing test"
 	fi
