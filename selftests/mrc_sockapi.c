@@ -406,6 +406,99 @@ TEST_F(sockapi, seqpacket_keeps_boundaries)
 	EXPECT_EQ(0, server_status(pid));
 }
 
+/*
+ * Messages of two senders sharing one SOCK_SEQPACKET socket: each is a
+ * header (sender, number, length) and bytes made of all three, 12-9011
+ * bytes long, so most span segments. A small send buffer makes both
+ * wait for room often, and each wait drops the socket lock: every
+ * message must arrive whole, unmixed, in its sender's order, although
+ * both copy into the socket's one page fragment (io.c).
+ */
+#define SHARED_SENDERS	2
+#define SHARED_MSGS	3000
+
+struct shared_msg_hdr {
+	uint32_t sender, seq, len;
+};
+
+static unsigned char shared_msg_byte(const struct shared_msg_hdr *h, size_t i)
+{
+	return (unsigned char)(h->sender * 131 + h->seq * 7 + i);
+}
+
+static size_t shared_msg_len(uint32_t sender, uint32_t seq)
+{
+	return sizeof(struct shared_msg_hdr) + (sender * 977 + seq * 1399) % 9000;
+}
+
+static int serve_shared_senders(int fd)
+{
+	static unsigned char buf[16384];
+	uint32_t next[SHARED_SENDERS] = {};
+	const struct shared_msg_hdr *h = (const void *)buf;
+	uint32_t total = 0;
+	ssize_t n;
+	size_t i;
+
+	while ((n = recv(fd, buf, sizeof(buf), 0)) > 0) {
+		if ((size_t)n < sizeof(*h) || h->sender >= SHARED_SENDERS ||
+		    h->seq != next[h->sender] || h->len != (size_t)n ||
+		    (size_t)n != shared_msg_len(h->sender, h->seq))
+			return 10;
+		for (i = sizeof(*h); i < (size_t)n; i++)
+			if (buf[i] != shared_msg_byte(h, i))
+				return 11;
+		next[h->sender]++;
+		total++;
+	}
+	return n == 0 && total == SHARED_SENDERS * SHARED_MSGS ? 0 : 12;
+}
+
+static int send_shared_msgs(int fd, uint32_t sender)
+{
+	static unsigned char buf[16384];
+	struct shared_msg_hdr *h = (void *)buf;
+	uint32_t seq;
+	size_t i;
+
+	for (seq = 0; seq < SHARED_MSGS; seq++) {
+		*h = (struct shared_msg_hdr){ sender, seq,
+					      shared_msg_len(sender, seq) };
+		for (i = sizeof(*h); i < h->len; i++)
+			buf[i] = shared_msg_byte(h, i);
+		if (send(fd, buf, h->len, 0) != (ssize_t)h->len)
+			return 1;
+	}
+	return 0;
+}
+
+TEST_F_TIMEOUT(sockapi, seqpacket_senders_sharing_a_socket, 300)
+{
+	int fd, sndbuf = 16384, status, i;
+	pid_t pid, senders[SHARED_SENDERS];
+
+	pid = start_server(self->family, SOCK_SEQPACKET, PORT + 18, 1,
+			   serve_shared_senders);
+	ASSERT_GT(pid, 0);
+	fd = connect_to(self->family, SOCK_SEQPACKET, PORT + 18);
+	ASSERT_LE(0, fd) TH_LOG("connect: %s", strerror(errno));
+	ASSERT_EQ(0, setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf,
+				sizeof(sndbuf)));
+	for (i = 0; i < SHARED_SENDERS; i++) {
+		senders[i] = fork();
+		ASSERT_LE(0, senders[i]);
+		if (!senders[i])
+			_exit(send_shared_msgs(fd, i));
+	}
+	for (i = 0; i < SHARED_SENDERS; i++) {
+		ASSERT_EQ(senders[i], waitpid(senders[i], &status, 0));
+		EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+			TH_LOG("sender %d: status %#x", i, status);
+	}
+	close(fd);
+	EXPECT_EQ(0, server_status(pid));
+}
+
 TEST_F(sockapi, rcvtimeo_and_epoll)
 {
 	struct timeval tv = { .tv_usec = 200000 };

@@ -13,9 +13,10 @@
  * conn/rxbuf.h) as its segment and delivers it to the receive queue as
  * it is (a batch's slices as fragments of one skb), where recvmsg()
  * copies it to the user. With MSG_ZEROCOPY (zerocopy.c) the first copy
- * goes too: the segments refer to the user's pinned pages. SOCK_SEQPACKET messages
- * are still copied into the core (a message must be queued whole, from
- * one bounce buffer).
+ * goes too: the segments refer to the user's pinned pages. A SOCK_SEQPACKET
+ * message is copied once too, into one page fragment, when it fits one
+ * (up to 32 KiB); a bigger one goes through a bounce buffer, which the
+ * core copies again (a message is queued whole).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -220,14 +221,16 @@ static int mrc_sock_send_wait(struct sock *sk, long *timeo)
 	return err ? err : mrc_sock_send_check(sk);
 }
 
-static int mrc_sock_send_message(struct sock *sk, struct msghdr *msg, size_t len,
-				 long *timeo)
+/*
+ * A message too big for one page fragment of the send buffer: copied
+ * into a bounce buffer first, which the core copies in turn.
+ */
+static int mrc_sock_send_bounced(struct sock *sk, struct msghdr *msg,
+				 size_t len, long *timeo)
 {
 	void *buf;
 	int n, err;
 
-	if (!len || len > READ_ONCE(sk->sk_sndbuf))
-		return -EMSGSIZE;
 	buf = kvmalloc(len, GFP_KERNEL);
 	if (!buf)
 		return -ENOBUFS;
@@ -251,17 +254,75 @@ out:
 	return err;
 }
 
-/* Queue @buf in the core by reference. Return: bytes taken or -errno. */
-static int mrc_sock_send_ref(struct sock *sk, const struct mrc_core_buf *buf)
+/*
+ * Queue @buf in the core by reference (@flags: MRC_F_EOM for a whole
+ * message). Return: bytes taken or -errno.
+ */
+static int mrc_sock_send_ref(struct sock *sk, const struct mrc_core_buf *buf,
+			     u32 flags)
 {
 	struct mrc_conn *conn = mrc_sk(sk)->conn;
 	int n = -EPIPE;
 
 	mrc_conn_lock_bh(conn);
 	if (conn->core)
-		n = mrc_core_send_buf(conn->core, buf, 0);
+		n = mrc_core_send_buf(conn->core, buf, flags);
 	mrc_conn_unlock_bh(conn);
 	return n;
+}
+
+/*
+ * Room for all @len bytes of the message in the socket's page fragment
+ * (a 32 KiB page, or a 4 KiB one when that allocation failed): its
+ * place in @buf. Return: false if it needs the bounce buffer.
+ */
+static bool mrc_sock_msg_frag(struct sock *sk, size_t len,
+			      struct mrc_core_buf *buf)
+{
+	struct page_frag *pfrag = &sk->sk_frag;
+
+	if (len > SZ_32K || !skb_page_frag_refill(len, pfrag, sk->sk_allocation) ||
+	    pfrag->size - pfrag->offset < len)
+		return false;
+	buf->data = (u8 *)page_address(pfrag->page) + pfrag->offset;
+	buf->len = len;
+	buf->ref = pfrag->page;
+	return true;
+}
+
+/*
+ * A message, queued whole or not at all, with a stream byte's one copy
+ * when it fits a page fragment. The fragment's offset moves only once
+ * the core has taken the message. A refusal undoes the copy and waits;
+ * the wait drops the socket lock, another sender of this socket may
+ * write the same place meanwhile, so the copy is made again after it.
+ */
+static int mrc_sock_send_message(struct sock *sk, struct msghdr *msg, size_t len,
+				 long *timeo)
+{
+	struct mrc_core_buf buf;
+	int n, err;
+
+	if (!len || len > READ_ONCE(sk->sk_sndbuf))
+		return -EMSGSIZE;
+	for (;;) {
+		if (!mrc_sock_msg_frag(sk, len, &buf))
+			return mrc_sock_send_bounced(sk, msg, len, timeo);
+		if (!copy_from_iter_full(buf.data, len, &msg->msg_iter))
+			return -EFAULT;
+		n = mrc_sock_send_ref(sk, &buf, MRC_F_EOM);
+		if (n > 0) {
+			sk->sk_frag.offset += n;
+			return n;
+		}
+		iov_iter_revert(&msg->msg_iter, len);
+		if (n < 0)
+			return n;
+		err = mrc_sock_send_wait(sk, timeo);
+		if (err)
+			return err;
+		cond_resched();
+	}
 }
 
 /*
@@ -323,7 +384,7 @@ static int mrc_sock_send_stream(struct sock *sk, struct msghdr *msg, size_t len,
 			     mrc_sock_frag_piece(sk, msg, max, &buf);
 		if (err)
 			break;
-		n = mrc_sock_send_ref(sk, &buf);
+		n = mrc_sock_send_ref(sk, &buf, 0);
 		if (uarg)
 			mrc_buf_put(buf.ref);	/* segments hold their own */
 		else if (n > 0)
