@@ -4,7 +4,7 @@
 # (MemBytes in /proc/net/mrc_stat) and capped by net.mrc.mem_max without
 # losing a byte; a connection past the cap is refused with ENOMEM;
 # socket memory is charged to the protocol's pool (net.mrc.mem), whose
-# limits make senders wait without losing a byte; a handshake flood
+# limits hold it near its hard limit without losing a byte; a handshake flood
 # fills a listener's bounded backlog and no more; the memory returns to
 # zero afterwards; the module cannot go while a
 # connection uses it, and unloads cleanly once traffic ends. TAP output.
@@ -139,31 +139,42 @@ pool_sysctl_host_only() {
 }
 
 # With the pool's limits far below what the transfers want (4 MiB send
-# buffers, 1024 pages each; two 16 MiB transfers peaked at 1,899 pages
-# above), the senders wait for memory (SndMemWait), the pool goes under
-# pressure, and every byte still arrives; the limits are restored and the
-# pool empties. Each CPU holds up to 256 pages back from the count the
-# limits are checked against (sysctl_mem_pcpu_rsv): the hard limit is
-# above what two CPUs may hide, or a SOCK_SEQPACKET sender could wait on
-# memory nobody uses.
-POOL_LIMITS="512 640 768"
+# buffers, 1024 pages each; two 16 MiB transfers peaked at 1,899-2,414
+# pages above), the pool goes under pressure and holds near its hard
+# limit, and every byte still arrives; the limits are restored and the
+# pool empties. It holds by two means: a stream's send buffer shrinks
+# under pressure (sk_stream_moderate_sndbuf()), and a send the hard
+# limit refuses waits (SndMemWait). Which of them does it depends on
+# the run's timing (one CI run had no wait at all, others 266-461), so
+# the waits are reported, and the peak is what must stay in bounds: the
+# hard limit plus what the two CPUs may hold back from the count the
+# limits are checked against (sysctl_mem_pcpu_rsv, 256 pages each). The
+# hard limit is above what two CPUs may hide, or a SOCK_SEQPACKET sender
+# could wait on memory nobody uses.
+POOL_LIMITS="512 640 768" POOL_PEAK_MAX=$((768 + 2 * 256))
 pool_limited() {
-	local bytes=$((16 << 20)) old waits0 waits press0 press ok=1
+	local bytes=$((16 << 20)) old waits0 waits press0 press peak ok=1
 	old=$(sysctl -n net.mrc.mem)
 	waits0=$(($(stat_of a SndMemWait) + $(stat_of b SndMemWait)))
 	press0=$(($(stat_of a MemPressures) + $(stat_of b MemPressures)))
 	sysctl -qw net.mrc.mem="$POOL_LIMITS" || return 1
+	rm -f "$FAULT_WORK/done" "$FAULT_WORK/pool"
+	sample_until "$FAULT_WORK/pool" "$FAULT_WORK/done" pool_pages &
 	FAULT_PIDS=()
 	fault_pair_start limited 2 "$bytes"
 	fault_pair_start limitedseq 2 $((bytes / 8)) --seqpacket
 	for pid in "${FAULT_PIDS[@]}"; do wait "$pid" || ok=0; done
+	touch "$FAULT_WORK/done"
+	wait
 	sysctl -qw net.mrc.mem="$old"
+	peak=$(sort -n "$FAULT_WORK/pool" | tail -1)
 	waits=$(($(stat_of a SndMemWait) + $(stat_of b SndMemWait) - waits0))
 	press=$(($(stat_of a MemPressures) + $(stat_of b MemPressures) - press0))
 	echo "# limits $POOL_LIMITS pages: $(jq -r '"\(.bits_per_second / 1e6 | floor) Mbit/s"' \
 		"$FAULT_WORK/limited.s.json"); sends that waited for memory: $waits;" \
 		"times under pressure: $press; RcvMemOver a $(stat_of a RcvMemOver)," \
-		"b $(stat_of b RcvMemOver)"
+		"b $(stat_of b RcvMemOver); the pool peaked at $peak pages (at most" \
+		"$POOL_PEAK_MAX)"
 	if [ "$ok" != 1 ] || ! fault_pair_check limited 2 "$bytes" ||
 	   ! fault_pair_check limitedseq 2 $((bytes / 8)); then
 		echo "# processes ok=$ok: $(cat "$FAULT_WORK"/limited*.json | jq -c \
@@ -171,7 +182,8 @@ pool_limited() {
 		fault_counters
 		return 1
 	fi
-	[ "$waits" -gt 0 ] && [ "$press" -gt 0 ] && mem_zero && pool_zero
+	[ "$press" -gt 0 ] && [ "${peak:-0}" -gt 0 ] &&
+		[ "$peak" -le "$POOL_PEAK_MAX" ] && mem_zero && pool_zero
 }
 
 # With a 1-byte cap on host a, connect() fails at once with ENOMEM.
@@ -281,7 +293,7 @@ mrc_lib_check "connect() past the cap fails with ENOMEM" refused_past_cap
 mrc_lib_check "socket memory: a transfer's queues charged to the pool, then freed" \
 	pool_counts
 mrc_lib_check "net.mrc.mem: the host's, read-only in a netns" pool_sysctl_host_only
-mrc_lib_check "socket memory pool at its limit: senders wait, nothing lost" \
+mrc_lib_check "socket memory pool at its limit: held there, nothing lost" \
 	pool_limited
 mrc_lib_check "handshake flood: backlog bounded, memory bounded" handshake_flood
 mrc_lib_check "two copies of a SYN taken at once make one child" syn_race
