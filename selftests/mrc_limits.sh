@@ -111,18 +111,26 @@ pool_zero() {
 	return 1
 }
 
+# The pool's pages every 0.1 s from pool_sample_start until
+# pool_sample_stop (which waits for every background job); their
+# largest after.
+pool_sample_start() {
+	rm -f "$FAULT_WORK/done" "$FAULT_WORK/pool"
+	sample_until "$FAULT_WORK/pool" "$FAULT_WORK/done" pool_pages &
+}
+pool_sample_stop() { touch "$FAULT_WORK/done" && wait; }
+pool_sample_peak() { sort -n "$FAULT_WORK/pool" | tail -1; }
+
 # Socket memory is charged to the pool: a transfer's send queue and
 # receive queue show up in it, and it empties when the transfer ends.
 pool_counts() {
 	local bytes=$((16 << 20)) peak ok=1
-	rm -f "$FAULT_WORK/done" "$FAULT_WORK/pool"
-	sample_until "$FAULT_WORK/pool" "$FAULT_WORK/done" pool_pages &
+	pool_sample_start
 	FAULT_PIDS=()
 	fault_pair_start pool 2 "$bytes"
 	for pid in "${FAULT_PIDS[@]}"; do wait "$pid" || ok=0; done
-	touch "$FAULT_WORK/done"
-	wait
-	peak=$(sort -n "$FAULT_WORK/pool" | tail -1)
+	pool_sample_stop
+	peak=$(pool_sample_peak)
 	echo "# the pool peaked at $peak pages; net.mrc.mem $(sysctl -n net.mrc.mem)"
 	[ "$ok" = 1 ] && fault_pair_check pool 2 "$bytes" &&
 		[ "${peak:-0}" -gt 0 ] && mem_zero && pool_zero
@@ -145,12 +153,12 @@ pool_sysctl_host_only() {
 # pool empties. It holds by two means: a stream's send buffer shrinks
 # under pressure (sk_stream_moderate_sndbuf()), and a send the hard
 # limit refuses waits (SndMemWait). Which of them does it depends on
-# the run's timing (one CI run had no wait at all, others 266-461), so
-# the waits are reported, and the peak is what must stay in bounds: the
-# hard limit plus what the two CPUs may hold back from the count the
-# limits are checked against (sysctl_mem_pcpu_rsv, 256 pages each). The
-# hard limit is above what two CPUs may hide, or a SOCK_SEQPACKET sender
-# could wait on memory nobody uses.
+# the run's timing (a fresh clone's run had no wait at all, others
+# 57-528), so the waits are reported, and the peak is what must stay in
+# bounds: the hard limit plus what the two CPUs may hold back from the
+# count the limits are checked against (sysctl_mem_pcpu_rsv, 256 pages
+# each). The hard limit is above what two CPUs may hide, or a
+# SOCK_SEQPACKET sender could wait on memory nobody uses.
 POOL_LIMITS="512 640 768" POOL_PEAK_MAX=$((768 + 2 * 256))
 pool_limited() {
 	local bytes=$((16 << 20)) old waits0 waits press0 press peak ok=1
@@ -158,16 +166,14 @@ pool_limited() {
 	waits0=$(($(stat_of a SndMemWait) + $(stat_of b SndMemWait)))
 	press0=$(($(stat_of a MemPressures) + $(stat_of b MemPressures)))
 	sysctl -qw net.mrc.mem="$POOL_LIMITS" || return 1
-	rm -f "$FAULT_WORK/done" "$FAULT_WORK/pool"
-	sample_until "$FAULT_WORK/pool" "$FAULT_WORK/done" pool_pages &
+	pool_sample_start
 	FAULT_PIDS=()
 	fault_pair_start limited 2 "$bytes"
 	fault_pair_start limitedseq 2 $((bytes / 8)) --seqpacket
 	for pid in "${FAULT_PIDS[@]}"; do wait "$pid" || ok=0; done
-	touch "$FAULT_WORK/done"
-	wait
+	pool_sample_stop
 	sysctl -qw net.mrc.mem="$old"
-	peak=$(sort -n "$FAULT_WORK/pool" | tail -1)
+	peak=$(pool_sample_peak)
 	waits=$(($(stat_of a SndMemWait) + $(stat_of b SndMemWait) - waits0))
 	press=$(($(stat_of a MemPressures) + $(stat_of b MemPressures) - press0))
 	echo "# limits $POOL_LIMITS pages: $(jq -r '"\(.bits_per_second / 1e6 | floor) Mbit/s"' \
