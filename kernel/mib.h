@@ -41,6 +41,8 @@ enum mrc_mib_field {
 	MRC_MIB_SNDMEMWAIT,	/* sends that waited: the pool refused memory */
 	MRC_MIB_RCVMEMOVER,	/* deliveries the pool had no room for */
 	MRC_MIB_MEMPRESSURES,	/* times a socket put the pool under pressure */
+	MRC_MIB_TXDATAPKTS,	/* DATA packets connections handed to a plane */
+	MRC_MIB_PROBESTX,	/* EV probes connections handed to a plane */
 	/* received packets dropped, one counter per enum mrc_drop_reason */
 	MRC_MIB_RXDROPSHORT,
 	MRC_MIB_RXDROPVERSION,

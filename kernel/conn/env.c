@@ -56,8 +56,17 @@ static int mrc_env_xmit(void *ctx, u32 plane, u32 ev, const void *hdr,
 			void *payload_ref)
 {
 	struct mrc_conn *conn = ctx;
+	u8 type = ((const struct mrc_hdr *)hdr)->ver_type & 0xf;
 
 	lockdep_assert_held(&conn->lock);
+	/*
+	 * The netns counts what its connections send, so the count outlives
+	 * them (a connection's own counters go with it).
+	 */
+	if (type == MRC_PKT_DATA)
+		this_cpu_inc(conn->mn->mib->mibs[MRC_MIB_TXDATAPKTS]);
+	else if (type == MRC_PKT_PROBE)
+		this_cpu_inc(conn->mn->mib->mibs[MRC_MIB_PROBESTX]);
 	/* A read-only query of the calling core: safe inside a callback. */
 	return mrc_udp_xmit_conn(conn, plane,
 				 mrc_core_peer_plane(conn->core, plane), ev,
