@@ -272,20 +272,21 @@ static int mrc_sock_send_ref(struct sock *sk, const struct mrc_core_buf *buf,
 }
 
 /*
- * Room for all @len bytes of the message in the socket's page fragment
- * (a 32 KiB page, or a 4 KiB one when that allocation failed): its
- * place in @buf. Return: false if it needs the bounce buffer.
+ * Room for at least @least and at most @most bytes in the socket's page
+ * fragment (a 32 KiB page, or a 4 KiB one when that allocation failed):
+ * its place in @buf, nothing copied yet. Return: false if there is less
+ * room than @least.
  */
-static bool mrc_sock_msg_frag(struct sock *sk, size_t len,
-			      struct mrc_core_buf *buf)
+static bool mrc_sock_frag_room(struct sock *sk, size_t least, size_t most,
+			       struct mrc_core_buf *buf)
 {
 	struct page_frag *pfrag = &sk->sk_frag;
 
-	if (len > SZ_32K || !skb_page_frag_refill(len, pfrag, sk->sk_allocation) ||
-	    pfrag->size - pfrag->offset < len)
+	if (least > SZ_32K || !skb_page_frag_refill(least, pfrag, sk->sk_allocation) ||
+	    pfrag->size - pfrag->offset < least)
 		return false;
 	buf->data = (u8 *)page_address(pfrag->page) + pfrag->offset;
-	buf->len = len;
+	buf->len = min_t(size_t, most, pfrag->size - pfrag->offset);
 	buf->ref = pfrag->page;
 	return true;
 }
@@ -306,7 +307,8 @@ static int mrc_sock_send_message(struct sock *sk, struct msghdr *msg, size_t len
 	if (!len || len > READ_ONCE(sk->sk_sndbuf))
 		return -EMSGSIZE;
 	for (;;) {
-		if (!mrc_sock_msg_frag(sk, len, &buf))
+		/* all of it in one fragment, or the bounce buffer */
+		if (!mrc_sock_frag_room(sk, len, len, &buf))
 			return mrc_sock_send_bounced(sk, msg, len, timeo);
 		if (!copy_from_iter_full(buf.data, len, &msg->msg_iter))
 			return -EFAULT;
@@ -335,13 +337,8 @@ static int mrc_sock_send_message(struct sock *sk, struct msghdr *msg, size_t len
 static int mrc_sock_frag_piece(struct sock *sk, struct msghdr *msg,
 			       size_t max, struct mrc_core_buf *buf)
 {
-	struct page_frag *pfrag = &sk->sk_frag;
-
-	if (!skb_page_frag_refill(32, pfrag, sk->sk_allocation))
+	if (!mrc_sock_frag_room(sk, 32, max, buf))
 		return -ENOBUFS;
-	buf->data = (u8 *)page_address(pfrag->page) + pfrag->offset;
-	buf->len = min_t(size_t, max, pfrag->size - pfrag->offset);
-	buf->ref = pfrag->page;
 	if (!copy_from_iter_full(buf->data, buf->len, &msg->msg_iter))
 		return -EFAULT;
 	return 0;
