@@ -374,6 +374,7 @@ int mrc_ack_sack(struct mrc_core *core, const struct mrc_pkt *pkt, u32 plane)
 	if (reason)
 		return reason;
 	MRC_STAT_INC(core, sacks_rx);
+	core->ack_now_out = false;	/* mrc_snd_is_last() */
 	/*
 	 * A stale SACK's plane_up is as old as its window: one sent while a
 	 * plane of the peer was down, overtaken by one sent once it was up

@@ -450,6 +450,8 @@ struct mrc_core {
 	u64			last_progress_us;
 	u64			longest_stall_us;	/* that has ended */
 	bool			tlp_sent;	/* tail probe since snd_una moved */
+	bool			tail_ack_now;	/* the newest DATA asked for a SACK */
+	bool			ack_now_out;	/* ... and none came since one did */
 	bool			outstanding;	/* stall clock running */
 	struct mrc_nscc		cc;
 
