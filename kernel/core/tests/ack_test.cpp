@@ -250,11 +250,6 @@ TEST(CoreAckWait, LostTailIsProbedBeforeTheRto) {
   }
 }
 
-// SACKs overtake each other, and a stale one's plane_up is as old as its
-// window: one sent while the peer's plane 1 was down, arriving after one
-// sent once it was up again, must not take the plane away again (in
-// mrc-netsim's link-flap each return of a host link lost 70 packets in
-// flight there). A newer one that says the plane is down does.
 // Messages that trickle in faster than they are acked (one every 2 us, a
 // 20 us round trip): each is the newest when it leaves. One at a time
 // asks for a prompt SACK (MRC_F_ACK_NOW); the peer's every-4 SACKs answer
@@ -283,6 +278,11 @@ TEST(CoreAckWait, TrickledMessagesAskForFewSacks) {
   EXPECT_LT(st.sacks_rx * 2, st.tx_data_pkts) << st.sacks_rx << " SACKs";
 }
 
+// SACKs overtake each other, and a stale one's plane_up is as old as its
+// window: one sent while the peer's plane 1 was down, arriving after one
+// sent once it was up again, must not take the plane away again (in
+// mrc-netsim's link-flap each return of a host link lost 70 packets in
+// flight there). A newer one that says the plane is down does.
 TEST_F(CoreAck, StaleSackDoesNotTakeAPlaneAway) {
   auto sack = [&](uint32_t rcv_bytes, uint16_t plane_up) {
     mrc_pkt s = FromB(net_, MRC_PKT_SACK);
